@@ -1,0 +1,93 @@
+"""How the project compiles numba code: one decorator and an on-disk cache keyed by *all* numba sources.
+
+numba's own cache stamp covers only the file that defines a function, so a constant or callee changed in another
+module would be served stale. Every numba function of the project is therefore compiled through `jit` below, whose
+cache lives in a directory named by a digest of every source file of the numba packages (bitboard/, search/, eval/),
+the Python version and the numba version: any change anywhere invalidates all of it at once.
+
+The cache directory is `$XDG_CACHE_HOME/mpcmc-engine/numba/<digest>` (default `~/.cache/...`); when that is not
+writable, numba's default locators are used.
+"""
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import numba
+from numba.core.caching import CacheImpl, _CacheLocator
+
+NUMBA_PACKAGES = ("bitboard", "search", "eval")
+_PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _numba_source_files():
+    """Return the sorted paths of every Python source file in the numba packages."""
+    files = []
+    for package in NUMBA_PACKAGES:
+        files.extend(sorted((_PROJECT_ROOT / package).glob("*.py")))
+    return files
+
+
+def _compute_source_digest() -> str:
+    """Return a hex digest of all numba source files plus the interpreter and numba versions."""
+    digest = hashlib.sha256()
+    digest.update(f"{sys.version_info[:3]} numba {numba.__version__}".encode())
+    for path in _numba_source_files():
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    if getattr(sys, "frozen", False):
+        digest.update(Path(sys.executable).name.encode())
+    return digest.hexdigest()[:20]
+
+
+SOURCE_DIGEST = _compute_source_digest()
+
+
+def cache_root() -> Path:
+    """Return the directory that holds this build's numba cache."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mpcmc-engine" / "numba" / SOURCE_DIGEST
+
+
+class ProjectCacheLocator(_CacheLocator):
+    """numba cache locator for the project's numba packages: one directory per source digest."""
+
+    def __init__(self, py_func, py_file):
+        self._lineno = py_func.__code__.co_firstlineno
+        package = Path(py_file).resolve().parent.name
+        self._cache_path = str(cache_root() / package)
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def get_source_stamp(self):
+        return SOURCE_DIGEST
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        path = Path(py_file).resolve()
+        if path.parent.parent != _PROJECT_ROOT or path.parent.name not in NUMBA_PACKAGES:
+            return None
+        locator = cls(py_func, py_file)
+        try:
+            locator.ensure_cache_path()
+        except OSError:
+            return None
+        return locator
+
+
+if ProjectCacheLocator not in CacheImpl._locator_classes:
+    CacheImpl._locator_classes.insert(0, ProjectCacheLocator)
+
+
+def jit(signature=None, **options):
+    """`numba.njit` with the project's defaults (cached, nogil, no Python fallback); signature is optional."""
+    options.setdefault("cache", True)
+    options.setdefault("nogil", True)
+    if signature is None:
+        return numba.njit(**options)
+    return numba.njit(signature, **options)

@@ -1,0 +1,40 @@
+"""The command line: `mpcmc-engine [COMMAND] ...`.
+
+With no command the program speaks UCI on stdin/stdout. Each command lives in its own module that exposes
+`configure(parser)` (adds its arguments) and `run(args) -> int` (the exit status); a module is imported only when
+its command is chosen, so that the UCI start-up path never pays for numba or other heavy imports.
+"""
+
+import argparse
+import importlib
+import sys
+
+# command name -> (module, one-line help)
+COMMANDS = {
+    "uci": ("mpcmc_engine.uci", "speak UCI on stdin/stdout (the default when no command is given)"),
+    "perft": ("mpcmc_engine.perft_command", "count the leaves of the move tree; validate EPD perft suites"),
+    "bench": ("mpcmc_engine.bench_command", "benchmarks that print their figures"),
+    "epd": ("mpcmc_engine.epd_command", "run an EPD test suite (bm/am/c0) through a UCI engine"),
+    "match": ("mpcmc_engine.match_command", "play a match between two UCI engines"),
+}
+
+
+def main(argv=None) -> int:
+    """Run the command named by argv[0] (UCI when there is none); return the process exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["uci"] + argv
+    name = argv[0]
+    if name not in COMMANDS:
+        usage = "\n".join(f"  {key:<8} {help_text}" for key, (_, help_text) in COMMANDS.items())
+        stream = sys.stdout if name in ("-h", "--help") else sys.stderr
+        print(f"usage: mpcmc-engine [COMMAND] [ARGS]\n\ncommands:\n{usage}", file=stream)
+        if stream is sys.stderr:
+            print(f"mpcmc-engine: error: unknown command {name!r}", file=sys.stderr)
+            return 2
+        return 0
+    module_name, help_text = COMMANDS[name]
+    module = importlib.import_module(module_name)
+    parser = argparse.ArgumentParser(prog=f"mpcmc-engine {name}", description=help_text)
+    module.configure(parser)
+    return module.run(parser.parse_args(argv[1:]))

@@ -1,0 +1,15 @@
+"""Where the shared test data lives (../shared/data beside the repository); tests skip when it is absent."""
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+def data_file(relative: str) -> Path:
+    """Path of a shared data file; skip the calling test with a clear message when it is missing."""
+    path = SHARED_DATA / relative
+    if not path.is_file():
+        pytest.skip(f"shared test data {path} not found (expected ../shared/data beside the repository)")
+    return path
