@@ -21,27 +21,20 @@ NUMBA_PACKAGES = ("bitboard", "search", "eval")
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def _numba_source_files():
-    """Return the sorted paths of every Python source file in the numba packages."""
-    files = []
-    for package in NUMBA_PACKAGES:
-        files.extend(sorted((_PROJECT_ROOT / package).glob("*.py")))
-    return files
-
-
-def _compute_source_digest() -> str:
-    """Return a hex digest of all numba source files plus the interpreter and numba versions."""
+def source_digest(root: Path = _PROJECT_ROOT) -> str:
+    """Return a hex digest of every source file of the numba packages under `root`, the interpreter and numba."""
     digest = hashlib.sha256()
     digest.update(f"{sys.version_info[:3]} numba {numba.__version__}".encode())
-    for path in _numba_source_files():
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for package in NUMBA_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
     if getattr(sys, "frozen", False):
         digest.update(Path(sys.executable).name.encode())
     return digest.hexdigest()[:20]
 
 
-SOURCE_DIGEST = _compute_source_digest()
+SOURCE_DIGEST = source_digest()
 
 
 def cache_root() -> Path:
