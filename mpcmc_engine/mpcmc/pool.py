@@ -1,0 +1,99 @@
+"""A pool of workers, each owning its own evaluator and nominal-opponent processes, kept alive across moves.
+
+A UCI process runs one search at a time, so parallelism comes from workers: `run` spreads tasks over them and
+returns what finished by the deadline; the engines of workers still busy then are killed so that the next move
+finds every worker free (a killed process is restarted on its next call).
+"""
+
+import concurrent.futures
+import queue
+import threading
+import time
+
+from mpcmc_engine.mpcmc.subengine import EngineSpec, SubEngine
+
+
+class Worker:
+    """One evaluator and one nominal opponent, used by one task at a time."""
+
+    def __init__(self, evaluator: EngineSpec, opponent: EngineSpec):
+        self.evaluator = SubEngine(evaluator)
+        self.opponent = SubEngine(opponent)
+
+    def abort(self) -> None:
+        """Kill both processes; the current task's calls fail at once."""
+        self.evaluator.abort()
+        self.opponent.abort()
+
+    def reset_abort(self) -> None:
+        """Make the processes usable again for a new task."""
+        self.evaluator.reset_abort()
+        self.opponent.reset_abort()
+
+    def close(self) -> None:
+        """Quit both processes."""
+        self.evaluator.close()
+        self.opponent.close()
+
+
+class WorkerPool:
+    """`size` workers and a thread each; `run(tasks, deadline)` maps task(worker) over them."""
+
+    def __init__(self, size: int, evaluator: EngineSpec, opponent: EngineSpec):
+        self.size = max(1, size)
+        self.workers = [Worker(evaluator, opponent) for _ in range(self.size)]
+        self._idle = queue.Queue()
+        for worker in self.workers:
+            self._idle.put(worker)
+        self._executor = concurrent.futures.ThreadPoolExecutor(self.size, thread_name_prefix="mpcmc-worker")
+        self._busy = set()
+        self._busy_lock = threading.Lock()
+
+    def start(self, with_opponents: bool) -> None:
+        """Start every worker's processes in parallel (evaluators, and opponents when asked)."""
+        engines = [w.evaluator for w in self.workers] + ([w.opponent for w in self.workers] if with_opponents else [])
+        list(self._executor.map(lambda engine: engine.start(), engines))
+
+    def _run_one(self, task):
+        worker = self._idle.get()
+        worker.reset_abort()
+        with self._busy_lock:
+            self._busy.add(worker)
+        try:
+            return task(worker)
+        finally:
+            with self._busy_lock:
+                self._busy.discard(worker)
+            self._idle.put(worker)
+
+    def run(self, tasks, deadline: float, stop_event: threading.Event = None):
+        """Run every task(worker) -> result; return [(index, result or exception)] of those done by `deadline`
+        (time.monotonic()) or before `stop_event` is set, in completion order."""
+        futures = {self._executor.submit(self._run_one, task): index for index, task in enumerate(tasks)}
+        done = []
+        pending = set(futures)
+        while pending:
+            timeout = max(0.0, deadline - time.monotonic()) if deadline else None
+            if stop_event is not None:
+                timeout = 0.02 if timeout is None else min(timeout, 0.02)
+            finished, pending = concurrent.futures.wait(pending, timeout, concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                error = future.exception()
+                done.append((futures[future], error if error is not None else future.result()))
+            if (deadline and time.monotonic() >= deadline) or (stop_event is not None and stop_event.is_set()):
+                break
+        if pending:
+            for future in pending:
+                future.cancel()
+            with self._busy_lock:
+                busy = list(self._busy)
+            for worker in busy:
+                worker.abort()
+            concurrent.futures.wait(pending, 5.0)
+        return done
+
+    def close(self) -> None:
+        """Quit every sub-engine and stop the threads."""
+        for worker in self.workers:
+            worker.close()
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,181 @@
+"""The MPC-MC choice at the root: half-, one- and two-step lookahead over sub-engines, optionally fortified.
+
+- half: value(u) = the evaluator's value of the position after u, seen from our side (1 - the opponent's value).
+- one:  w = nominal opponent's reply to u (from `play`); value(u) = the evaluator's value after u and w.
+- two:  one-step values first; the best `keep` fraction of root moves is expanded one level deeper,
+        value(u) = max over u2 of the one-step value of u2 in the position after u and w; the moves not kept are
+        pruned (they keep their one-step value but may not be chosen over an expanded move).
+Positions that are terminal after u or w (mate, stalemate, claimable repetition or fifty moves, insufficient
+material) are scored exactly without asking an engine. Fortification also asks the evaluator for its own move and
+value at the root and plays it when that value is better than the MPC-MC choice's.
+"""
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+
+import chess
+
+from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds
+from mpcmc_engine.mpcmc.pool import WorkerPool
+from mpcmc_engine.mpcmc.values import Value, value_of_outcome
+
+MODES = ("half", "one", "two")
+
+
+@dataclass
+class MoveResult:
+    """What the lookahead found for one root move: the predicted reply (None if none) and the value for us."""
+    move: chess.Move
+    value: Value
+    reply: chess.Move = None
+    exact: bool = False
+    expanded: bool = False  # two-step: evaluated one level deeper
+
+
+@dataclass
+class Decision:
+    """The move to play, its value and predicted reply, every root move's result, and how it was chosen."""
+    move: chess.Move
+    value: Value
+    reply: chess.Move = None
+    results: list = field(default_factory=list)
+    fortified: bool = False
+    complete: bool = True  # False when the budget ran out before every root move was scored
+    calls: int = 0
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """How the choice is made: mode, fortification, two-step keep fraction, per-call limits and overhead."""
+    mode: str = "one"
+    fortify: bool = False
+    two_step_keep: float = 0.25
+    eval_limit: CallLimit = CallLimit()
+    opponent_limit: CallLimit = CallLimit()
+    call_overhead_seconds: float = 0.01
+
+
+def _exact_value(board: chess.Board, us: chess.Color):
+    """Exact value for `us` when the game has ended in `board` (claimable draws included), else None."""
+    outcome = board.outcome(claim_draw=True)
+    return None if outcome is None else value_of_outcome(outcome, us)
+
+
+class Rollout:
+    """Chooses root moves with a WorkerPool; one instance serves a whole game (its pool stays warm)."""
+
+    def __init__(self, pool: WorkerPool, settings: RolloutSettings):
+        self.pool = pool
+        self.settings = settings
+
+    # --- one root move ---------------------------------------------------------------------------------------
+    def _score_move(self, worker, board, move, limits, deadline, half) -> MoveResult:
+        """Result of `move` in `board` for the side to move there (one task, one worker)."""
+        us = board.turn
+        after = board.copy()
+        after.push(move)
+        exact = _exact_value(after, us)
+        if exact is not None:
+            return MoveResult(move, exact, exact=True)
+        eval_limit, opponent_limit = limits
+        if half:
+            return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline).for_opponent())
+        reply = worker.opponent.play(after, opponent_limit, deadline, fresh=True)
+        after.push(reply)
+        exact = _exact_value(after, us)
+        if exact is not None:
+            return MoveResult(move, exact, reply, exact=True)
+        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline), reply)
+
+    def _limits(self, calls: int, budget_seconds: float):
+        """(eval Limit, opponent Limit) for `calls` calls within the budget (fixed limits are kept as given)."""
+        seconds = auto_call_seconds(budget_seconds, calls, self.pool.size, self.settings.call_overhead_seconds)
+        return self.settings.eval_limit.to_engine_limit(seconds), self.settings.opponent_limit.to_engine_limit(seconds)
+
+    def _score_all(self, pairs, budget_seconds, deadline, stop_event, half=False, root=None):
+        """Score every (board, move) pair in parallel; return ({index: MoveResult} of those finished in time,
+        the evaluator's (best move, value) of `root` or None). `root` is only analysed when given (fortification)."""
+        calls = len(pairs) * (1 if half else 2) + (root is not None)
+        limits = self._limits(calls, budget_seconds)
+        tasks = [lambda worker, b=b, m=m: self._score_move(worker, b, m, limits, deadline, half) for b, m in pairs]
+        if root is not None:
+            tasks.insert(0, lambda worker: worker.evaluator.analyse(root, limits[0], deadline))
+        scored, root_analysis = {}, None
+        for index, result in self.pool.run(tasks, deadline, stop_event):
+            if root is not None and index == 0:
+                root_analysis = result if isinstance(result, tuple) else None
+            elif isinstance(result, MoveResult):
+                scored[index - (root is not None)] = result
+        return scored, root_analysis
+
+    # --- the decision ------------------------------------------------------------------------------------------
+    def decide(self, board: chess.Board, budget_seconds: float, deadline: float,
+               stop_event: threading.Event = None, fallback=None) -> Decision:
+        """Choose a move in `board` (which must have one) within `deadline` (time.monotonic()).
+
+        `budget_seconds` is the time to plan for; `fallback()` gives a move when nothing finished in time (else the
+        first legal move is played).
+        """
+        settings = self.settings
+        moves = list(board.legal_moves)
+        first_budget = budget_seconds
+        if settings.mode == "two":
+            first_budget = budget_seconds / (1 + max(1, math.ceil(settings.two_step_keep * len(moves))))
+        first, root_analysis = self._score_all([(board, m) for m in moves], first_budget, deadline, stop_event,
+                                               half=settings.mode == "half",
+                                               root=board if settings.fortify else None)
+        results = [first[i] for i in sorted(first)]
+        calls = len(moves) * (1 if settings.mode == "half" else 2) + settings.fortify
+        if settings.mode == "two" and results:
+            results, deeper_calls = self._second_level(board, results, budget_seconds - first_budget, deadline,
+                                                       stop_event)
+            calls += deeper_calls
+        decision = self._best(results, board, fallback, root_analysis)
+        decision.complete = len(first) == len(moves)
+        decision.calls = calls
+        if root_analysis is not None and root_analysis[0] is not None and root_analysis[1] > decision.value:
+            decision.move, decision.value, decision.reply = root_analysis
+            decision.reply, decision.fortified = None, True
+        return decision
+
+    def _second_level(self, board, results, budget_seconds, deadline, stop_event):
+        """Expand the best `two_step_keep` fraction of one-step results one level deeper (see module docstring);
+        return (the results that may be chosen, the number of sub-engine calls asked for)."""
+        ranked = sorted(results, key=lambda r: r.value, reverse=True)
+        kept = [r for r in ranked[:max(1, math.ceil(self.settings.two_step_keep * len(ranked)))] if not r.exact]
+        pairs, owners = [], []
+        for result in kept:
+            position = board.copy()
+            position.push(result.move)
+            position.push(result.reply)
+            for move in position.legal_moves:
+                pairs.append((position, move))
+                owners.append(result)
+        deeper, _ = self._score_all(pairs, budget_seconds, deadline, stop_event)
+        best_below = {}
+        for index, result in deeper.items():
+            owner = owners[index]
+            if id(owner) not in best_below or result.value > best_below[id(owner)]:
+                best_below[id(owner)] = result.value
+        for result in kept:
+            if id(result) in best_below:
+                result.value = best_below[id(result)]
+                result.expanded = True
+        if best_below:
+            # pruned moves may not be chosen over expanded ones
+            return [r for r in results if r.expanded or r.exact], 2 * len(pairs)
+        return results, 2 * len(pairs)
+
+    def _best(self, results, board, fallback, root_analysis) -> Decision:
+        """The best result; when nothing was scored, the evaluator's own move, else fallback(), else any legal move."""
+        if results:
+            best = max(results, key=lambda r: r.value)
+            return Decision(best.move, best.value, best.reply, results)
+        move = root_analysis[0] if root_analysis is not None else None
+        if move is None and fallback is not None:
+            move = fallback()
+        if move is None or move not in board.legal_moves:
+            move = next(iter(board.legal_moves))
+        return Decision(move, Value(0.5), None, [], complete=False)

@@ -1,0 +1,166 @@
+"""One supervised UCI sub-engine process: started on first use, replaced after a crash, hang or garbage output.
+
+Every call runs under a watchdog: past its deadline the process is killed (the blocked call then fails at once),
+and the call is retried once on a fresh process while time remains. Processes are started with the parent-death
+signal set (Linux), so none outlives this engine even when it is killed.
+"""
+
+import ctypes
+import signal
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import chess
+import chess.engine
+
+from mpcmc_engine.mpcmc.values import Value, value_of_score
+
+START_TIMEOUT_SECONDS = 30.0
+CALL_GRACE_SECONDS = 2.0  # a timed call may overrun its limit by this much before it counts as a hang
+UNTIMED_CALL_SECONDS = 60.0  # watchdog for node- or depth-limited calls
+
+
+class SubEngineError(RuntimeError):
+    """A sub-engine call failed twice (or once with no time left to retry)."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How to start a sub-engine: argv (no shell), UCI options to set, and a name for messages."""
+    command: tuple
+    options: dict = field(default_factory=dict)
+    name: str = "engine"
+
+
+def _die_with_parent():
+    """In the child before exec: ask Linux to SIGKILL it when the parent dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+
+
+class SubEngine:
+    """A UCI process used for one role (evaluator or opponent); thread-safe for one caller at a time."""
+
+    def __init__(self, spec: EngineSpec):
+        self.spec = spec
+        self._engine = None
+        self._lock = threading.Lock()
+        self._aborted = False
+        self.restarts = 0
+
+    # --- process management ------------------------------------------------------------------------------------
+    def _ensure_started(self) -> chess.engine.SimpleEngine:
+        """The running engine, started and configured if needed; raise SubEngineError when it cannot start."""
+        with self._lock:
+            if self._engine is None:
+                try:
+                    engine = chess.engine.SimpleEngine.popen_uci(
+                        list(self.spec.command), timeout=START_TIMEOUT_SECONDS, preexec_fn=_die_with_parent)
+                except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
+                    raise SubEngineError(f"{self.spec.name}: cannot start {' '.join(self.spec.command)}: {error}")
+                try:
+                    if self.spec.options:
+                        engine.configure(self.spec.options)
+                except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
+                    engine.close()
+                    raise SubEngineError(f"{self.spec.name}: bad option: {error}") from None
+                self._engine = engine
+            return self._engine
+
+    def _discard(self, engine) -> None:
+        """Kill `engine` (if it is still the current one) so that the next call starts a fresh process."""
+        with self._lock:
+            if self._engine is engine:
+                self._engine = None
+                self.restarts += 1
+        try:
+            engine.close()
+        except Exception:  # the process may already be gone; closing is best effort
+            pass
+
+    @property
+    def pid(self):
+        """Process id of the running process, or None when none runs."""
+        engine = self._engine
+        return engine.transport.get_pid() if engine is not None else None
+
+    def start(self) -> None:
+        """Start the process now (for warming a pool); raise SubEngineError on failure."""
+        self._ensure_started()
+
+    def abort(self) -> None:
+        """Kill the process now (from any thread); a call in progress fails at once and is not retried."""
+        with self._lock:
+            engine = self._engine
+            self._aborted = True
+        if engine is not None:
+            self._discard(engine)
+
+    def reset_abort(self) -> None:
+        """Allow calls again after abort() (done when a new task takes the engine)."""
+        self._aborted = False
+
+    def close(self) -> None:
+        """Ask the process to quit, then make sure it is gone."""
+        with self._lock:
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            try:
+                engine.quit()
+            except Exception:  # already dead or hung: close() below kills it
+                pass
+            engine.close()
+
+    # --- calls ---------------------------------------------------------------------------------------------------
+    def _call(self, action, limit: chess.engine.Limit, deadline: float):
+        """Run action(engine) under a watchdog, retrying once on a fresh process; deadline is time.monotonic()."""
+        budget = (limit.time + CALL_GRACE_SECONDS) if limit.time is not None else UNTIMED_CALL_SECONDS
+        failure = None
+        for _ in range(2):
+            remaining = deadline - time.monotonic() if deadline else budget
+            if remaining <= 0 or self._aborted:
+                break
+            engine = self._ensure_started()
+            watchdog = threading.Timer(min(budget, remaining), self._discard, args=(engine,))
+            watchdog.daemon = True
+            watchdog.start()
+            try:
+                return action(engine)
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
+                    SubEngineError, ValueError) as error:
+                failure = error
+                self._discard(engine)
+            finally:
+                watchdog.cancel()
+        raise SubEngineError(f"{self.spec.name}: {failure or 'no time left'}")
+
+    def play(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0,
+             fresh: bool = False) -> chess.Move:
+        """The engine's move in `board` (from `play`, as a strength-limited engine really plays); with `fresh` its
+        hash is cleared first (`ucinewgame`) so that the reply is reproducible."""
+        def action(engine):
+            result = engine.play(board, limit, game=uuid.uuid4() if fresh else None)
+            if result.move is None or result.move not in board.legal_moves:
+                raise SubEngineError(f"{self.spec.name}: no legal move returned")
+            return result.move
+        return self._call(action, limit, deadline)
+
+    def evaluate(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0) -> Value:
+        """The engine's value of `board` from its side to move's view."""
+        return self.analyse(board, limit, deadline)[1]
+
+    def analyse(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0):
+        """(best move or None, value from the side to move's view) of the engine's analysis of `board`."""
+        def action(engine):
+            info = engine.analyse(board, limit)
+            if "score" not in info:
+                raise SubEngineError(f"{self.spec.name}: analysis without a score")
+            pv = info.get("pv") or [None]
+            return pv[0], value_of_score(info["score"].pov(board.turn))
+        return self._call(action, limit, deadline)
