@@ -1,0 +1,63 @@
+"""UCI engine processes as the measurement tools use them: a spec (command, name, options), starting one, and a
+move request with a watchdog so that a hung engine can never hang the caller."""
+
+import asyncio
+from dataclasses import dataclass, field
+
+import chess
+import chess.engine
+
+from mpcmc_engine.engine_command import describe_command
+
+HANDSHAKE_TIMEOUT_S = 10.0  # `uci` -> `uciok` and option setting (python-chess's default)
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How to start one engine: argv (no shell), display name, and UCI options set after the handshake."""
+
+    command: tuple
+    name: str = ""
+    options: dict = field(default_factory=dict)
+
+    @property
+    def display_name(self) -> str:
+        """The given name, or the executable's base name."""
+        return self.name or describe_command(self.command)
+
+
+def parse_option(text: str) -> tuple:
+    """Split a `NAME=VALUE` option argument into (name, value); raise ValueError without `=` or a name."""
+    name, separator, value = text.partition("=")
+    if not separator or not name.strip():
+        raise ValueError(f"option {text!r} is not NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def open_engine(spec: EngineSpec) -> chess.engine.SimpleEngine:
+    """Start the engine of `spec` and set its options; raise chess.engine.EngineError or OSError on failure
+    (the process is closed again when configuring fails). The process gets its own process group, so a Ctrl-C
+    meant for the runner does not kill it in the middle of a game that would then be recorded as a crash."""
+    engine = chess.engine.SimpleEngine.popen_uci(list(spec.command), timeout=HANDSHAKE_TIMEOUT_S, setpgrp=True)
+    try:
+        engine.configure(spec.options)
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+def play_within(engine: chess.engine.SimpleEngine, board: chess.Board, limit: chess.engine.Limit,
+                timeout_s: float, game: object = None,
+                info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE) -> chess.engine.PlayResult:
+    """Ask `engine` for a move like SimpleEngine.play, but give up after `timeout_s` seconds of wall time.
+
+    Raises TimeoutError when the engine did not answer in time (its state is then unknown: close it),
+    chess.engine.EngineTerminatedError when it died, chess.engine.EngineError on protocol errors such as an
+    illegal or unparsable bestmove."""
+    coroutine = asyncio.wait_for(engine.protocol.play(board, limit, game=game, info=info), timeout_s)
+    future = asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop)
+    try:
+        return future.result()
+    except asyncio.TimeoutError as error:  # an alias of TimeoutError from Python 3.11 on
+        raise TimeoutError(f"no move within {timeout_s:.3f} s") from error

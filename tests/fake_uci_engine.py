@@ -1,0 +1,92 @@
+"""A scripted misbehaving UCI engine for the match and EPD runners' failure tests.
+
+Usage: python fake_uci_engine.py MODE [GOOD_MOVES]
+
+It answers the handshake, plays the first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2)
+and then, by MODE:
+  good     keeps playing legal moves
+  crash    exits with status 3 without answering
+  hang     never answers (stays alive, ignores `stop`)
+  illegal  answers a syntactically valid but illegal move (an opponent's piece to an empty square)
+  garbage  prints garbage lines, then an unparsable bestmove
+"""
+
+import sys
+import time
+
+import chess
+
+MODES = ("good", "crash", "hang", "illegal", "garbage")
+
+
+def send(line: str) -> None:
+    """Write one protocol line and flush."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def position_from(arguments: list) -> chess.Board:
+    """The board of a `position startpos|fen FEN [moves ...]` command's arguments."""
+    if arguments[0] == "startpos":
+        board, rest = chess.Board(), arguments[1:]
+    else:
+        board, rest = chess.Board(" ".join(arguments[1:7])), arguments[7:]
+    for move in rest[1:] if rest[:1] == ["moves"] else []:
+        board.push_uci(move)
+    return board
+
+
+def illegal_move(board: chess.Board) -> str:
+    """A move in UCI notation that moves an opponent's piece to an empty square (never legal)."""
+    source = next(iter(chess.SquareSet(board.occupied_co[not board.turn] & ~board.kings)))
+    target = next(square for square in chess.SQUARES if board.piece_at(square) is None)
+    return chess.Move(source, target).uci()
+
+
+def misbehave(mode: str, board: chess.Board) -> None:
+    """Act out `mode` instead of answering `go`."""
+    if mode == "crash":
+        sys.exit(3)
+    if mode == "hang":
+        while True:
+            time.sleep(60)
+    if mode == "illegal":
+        send(f"bestmove {illegal_move(board)}")
+    if mode == "garbage":
+        send("info depth x score cp banana")
+        send("hello world \x01\x02")
+        send("bestmove zz99")
+
+
+def main() -> None:
+    """Speak just enough UCI on stdin/stdout."""
+    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+    good_moves = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    if mode not in MODES:
+        sys.exit(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    board, moves_played = chess.Board(), 0
+    for line in sys.stdin:
+        command, *arguments = line.split()
+        if command == "uci":
+            send(f"id name fake-{mode}")
+            send("id author mpcmc-engine tests")
+            send("uciok")
+        elif command == "isready":
+            send("readyok")
+        elif command == "ucinewgame":
+            moves_played = 0
+        elif command == "position":
+            board = position_from(arguments)
+        elif command == "go":
+            if mode != "good" and moves_played >= good_moves:
+                misbehave(mode, board)
+            else:
+                moves_played += 1
+                send("info depth 1 score cp 0")
+                send(f"bestmove {min(board.legal_moves, key=chess.Move.uci).uci()}")
+        elif command == "quit":
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""`mpcmc-engine match` with real processes: Stockfish games, the PGN file, resuming, the SPRT stop, and
+misbehaving engines (tests/fake_uci_engine.py) that must lose with the reason recorded while the match goes on."""
+
+import os
+import shlex
+import sys
+
+import chess
+import chess.pgn
+import pytest
+
+from mpcmc_engine.cli import main
+from mpcmc_engine.match.pgn_file import drop_incomplete_tail
+
+STOCKFISH = "/usr/games/stockfish"
+FAKE_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci_engine.py")
+OPENINGS = ("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n"
+            "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2\n")
+pytestmark = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason=f"Stockfish not found at {STOCKFISH}")
+
+
+def fake(mode: str) -> str:
+    """The engine command of the fake engine in `mode`."""
+    return shlex.join([sys.executable, FAKE_ENGINE, mode])
+
+
+def read_games(path) -> list:
+    """Every game of a PGN file."""
+    games = []
+    with open(path) as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            games.append(game)
+    return games
+
+
+def match(pgn, *arguments) -> int:
+    """Run `mpcmc-engine match` with Stockfish (named sf1) as engine 1, writing `pgn`; return its exit status."""
+    return main(["match", "--engine", STOCKFISH, "--name", "sf1", "--option", "Hash=16", *arguments,
+                 "--pgn", str(pgn), "--quiet"])
+
+
+@pytest.fixture
+def openings(tmp_path):
+    path = tmp_path / "openings.epd"
+    path.write_text(OPENINGS)
+    return str(path)
+
+
+def test_stockfish_match_pgn_and_resume(tmp_path, openings, capsys):
+    pgn = tmp_path / "match.pgn"
+    arguments = ["--engine", STOCKFISH, "--name", "sf2", "--nodes", "400", "--openings", openings]
+    assert match(pgn, *arguments, "--games", "2") == 0
+    assert len(read_games(pgn)) == 2
+    assert match(pgn, *arguments, "--games", "4", "--concurrency", "2") == 0
+    out = capsys.readouterr().out
+    games = read_games(pgn)
+    assert len(games) == 4  # only the two missing games were played
+    assert "sf1 vs sf2: 4 games" in out and "pentanomial [LL, LD, DD/WL, WD, WW]" in out and "LOS" in out
+    by_round = {game.headers["Round"]: game for game in games}
+    assert sorted(by_round) == ["1.1", "1.2", "2.1", "2.2"]
+    fens = OPENINGS.splitlines()
+    for label, game in by_round.items():
+        pair, number = (int(part) for part in label.split("."))
+        headers = game.headers
+        assert (headers["White"], headers["Black"]) == (("sf1", "sf2") if number == 1 else ("sf2", "sf1"))
+        assert headers["FEN"] == fens[pair - 1] and headers["SetUp"] == "1"
+        assert headers["Event"] and headers["TimeControl"] == "-"
+        final = game.end().board()
+        if headers["Termination"] == "normal":
+            assert final.outcome(claim_draw=True).result() == headers["Result"]
+        else:
+            assert headers["Termination"] == "adjudication"
+    wins, draws, losses = out.rsplit("W-D-L ", 1)[1].split()[0].split("-")
+    assert int(wins) + int(draws) + int(losses) == 4
+
+
+def test_resume_refuses_another_match(tmp_path, openings, capsys):
+    pgn = tmp_path / "match.pgn"
+    assert match(pgn, "--engine", STOCKFISH, "--name", "sf2", "--depth", "2", "--openings", openings) == 0
+    assert match(pgn, "--engine", STOCKFISH, "--name", "other", "--depth", "2", "--openings", openings) == 1
+    assert "round 1.1" in capsys.readouterr().err
+    assert len(read_games(pgn)) == 2
+
+
+def test_clock_adjudication_and_start_position(tmp_path, capsys):
+    pgn = tmp_path / "clock.pgn"
+    assert match(pgn, "--engine", STOCKFISH, "--name", "sf2", "--tc", "1+0.05", "--games", "2",
+                 "--resign-score", "300", "--resign-moves", "3", "--draw-score", "20", "--draw-moves", "4",
+                 "--draw-after", "20") == 0
+    games = read_games(pgn)
+    assert len(games) == 2
+    for game in games:
+        assert game.headers["TimeControl"] == "1+0.05" and "FEN" not in game.headers
+        assert game.headers["Termination"] in ("normal", "adjudication", "time forfeit")
+        assert game.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+
+
+def test_sprt_stops_early(tmp_path, capsys):
+    pgn = tmp_path / "sprt.pgn"
+    assert match(pgn, "--engine", fake("good"), "--name", "weak", "--nodes", "2000", "--games", "40",
+                 "--sprt", "0,10,0.05,0.05") == 0
+    out = capsys.readouterr().out
+    assert "H1 accepted" in out
+    assert len(read_games(pgn)) < 40
+
+
+@pytest.mark.parametrize("mode, limit, termination, reason", [
+    ("crash", ["--nodes", "500"], "abandoned", "crashed"),
+    ("hang", ["--tc", "1+0"], "time forfeit", "lost on time"),
+    ("hang", ["--nodes", "500", "--hang-timeout", "0.5"], "abandoned", "stalled"),
+    ("illegal", ["--nodes", "500"], "rules infraction", "invalid move"),
+    ("garbage", ["--nodes", "500"], "rules infraction", "invalid move"),
+])
+def test_misbehaving_engine_loses_and_match_goes_on(tmp_path, capsys, mode, limit, termination, reason):
+    pgn = tmp_path / f"{mode}.pgn"
+    assert match(pgn, "--engine", fake(mode), "--name", "fake", *limit, "--games", "2") == 0
+    assert "W-D-L 2-0-0" in capsys.readouterr().out
+    games = read_games(pgn)
+    assert len(games) == 2  # the fake engine was restarted after the first game
+    for game in games:
+        fake_is_white = game.headers["White"] == "fake"
+        assert game.headers["Result"] == ("0-1" if fake_is_white else "1-0")
+        assert game.headers["Termination"] == termination
+        assert reason in game.end().comment and "fake" in game.end().comment
+        assert len(list(game.mainline_moves())) >= 4  # the fake engine played its good moves first
+
+
+def test_engine_that_cannot_start(tmp_path, capsys):
+    assert match(tmp_path / "x.pgn", "--engine", str(tmp_path / "missing"), "--nodes", "10") == 1
+    assert "cannot start engine" in capsys.readouterr().err
+    assert not (tmp_path / "x.pgn").exists()
+
+
+def test_needs_two_engines_and_a_limit(tmp_path, capsys):
+    assert main(["match", "--engine", STOCKFISH, "--nodes", "10"]) == 1
+    assert main(["match", "--engine", STOCKFISH, "--engine", STOCKFISH]) == 1
+    with pytest.raises(SystemExit):
+        main(["match", "--name", "x", "--engine", STOCKFISH])
+    err = capsys.readouterr().err
+    assert "exactly two" in err and "give a limit" in err and "must follow the --engine" in err
+
+
+def test_incomplete_last_game_is_dropped(tmp_path):
+    pgn = tmp_path / "cut.pgn"
+    complete = '[Event "a"]\n[Round "1.1"]\n[Result "1-0"]\n\n1. e4 1-0\n\n'
+    pgn.write_text(complete + '[Event "a"]\n[Round "1.2"]\n[Result "1-0"]\n\n1. e4 e5 2.')
+    assert drop_incomplete_tail(str(pgn)) is True
+    assert pgn.read_text() == complete
+    assert drop_incomplete_tail(str(pgn)) is False
+    assert len(read_games(pgn)) == 1
+
+
+@pytest.mark.slow
+def test_pgn_openings_from_shared_book(tmp_path, capsys):
+    book = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "openings", "8moves_v3.pgn")
+    if not os.path.exists(book):
+        pytest.skip(f"shared test data not found at {book}")
+    pgn = tmp_path / "book.pgn"
+    assert match(pgn, "--engine", "sunfish-uci", "--name", "sunfish", "--movetime", "0.05",
+                 "--openings", book, "--seed", "3", "--games", "4", "--concurrency", "2") == 0
+    games = read_games(pgn)
+    assert len(games) == 4
+    first_moves = {game.headers["Round"]: list(game.mainline_moves())[:16] for game in games}
+    assert first_moves["1.1"] == first_moves["1.2"] and first_moves["2.1"] == first_moves["2.2"]
