@@ -18,7 +18,8 @@ from tqdm import tqdm
 
 from mpcmc_engine.engine_command import parse_engine_command, this_engine_command
 from mpcmc_engine.epd_suite import SuitePosition, read_test_suite
-from mpcmc_engine.match.engines import EngineSpec, open_engine, parse_option, play_within
+from mpcmc_engine.engine_command import EngineSpec, parse_option
+from mpcmc_engine.match.engines import open_engine, play_within
 
 DEFAULT_TIME_S = 1.0
 WATCHDOG_GRACE_S = 30.0  # extra wall time an engine may take beyond the limit before it counts as hung

@@ -9,7 +9,7 @@ import sys
 
 from mpcmc_engine.engine_command import parse_engine_command
 from mpcmc_engine.match.clock import TimeControl
-from mpcmc_engine.match.engines import EngineSpec, parse_option
+from mpcmc_engine.engine_command import EngineSpec, parse_option
 from mpcmc_engine.match.game import Adjudication, GameSettings
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.match.runner import MatchError, MatchPlan, run_match

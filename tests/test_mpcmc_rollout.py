@@ -11,7 +11,8 @@ import pytest
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
-from mpcmc_engine.mpcmc.subengine import EngineSpec, SubEngine, SubEngineError
+from mpcmc_engine.engine_command import EngineSpec
+from mpcmc_engine.mpcmc.subengine import SubEngine, SubEngineError
 from mpcmc_engine.mpcmc.values import DRAW
 
 STOCKFISH = "/usr/games/stockfish"
@@ -31,7 +32,7 @@ def _alive(pid):
 
 @pytest.fixture(scope="module")
 def stockfish_pool():
-    spec = EngineSpec((STOCKFISH,), {"Threads": 1, "Hash": 16}, "stockfish")
+    spec = EngineSpec((STOCKFISH,), "stockfish", {"Threads": 1, "Hash": 16})
     pool = WorkerPool(2, spec, spec)
     yield pool
     pids = [e.pid for w in pool.workers for e in (w.evaluator, w.opponent) if e.pid]
@@ -103,7 +104,7 @@ def test_deadline_is_kept_even_with_slow_calls(stockfish_pool):
 
 
 def _fake(mode):
-    return EngineSpec((sys.executable, FAKE, mode, "0"), {}, f"fake-{mode}")
+    return EngineSpec((sys.executable, FAKE, mode, "0"), f"fake-{mode}")
 
 
 @pytest.mark.parametrize("mode", ["crash", "garbage", "hang"])

@@ -2,36 +2,12 @@
 move request with a watchdog so that a hung engine can never hang the caller."""
 
 import asyncio
-from dataclasses import dataclass, field
-
 import chess
 import chess.engine
 
-from mpcmc_engine.engine_command import describe_command
+from mpcmc_engine.engine_command import EngineSpec
 
 HANDSHAKE_TIMEOUT_S = 10.0  # `uci` -> `uciok` and option setting (python-chess's default)
-
-
-@dataclass(frozen=True)
-class EngineSpec:
-    """How to start one engine: argv (no shell), display name, and UCI options set after the handshake."""
-
-    command: tuple
-    name: str = ""
-    options: dict = field(default_factory=dict)
-
-    @property
-    def display_name(self) -> str:
-        """The given name, or the executable's base name."""
-        return self.name or describe_command(self.command)
-
-
-def parse_option(text: str) -> tuple:
-    """Split a `NAME=VALUE` option argument into (name, value); raise ValueError without `=` or a name."""
-    name, separator, value = text.partition("=")
-    if not separator or not name.strip():
-        raise ValueError(f"option {text!r} is not NAME=VALUE")
-    return name.strip(), value.strip()
 
 
 def open_engine(spec: EngineSpec) -> chess.engine.SimpleEngine:

@@ -10,7 +10,8 @@ import queue
 import threading
 import time
 
-from mpcmc_engine.mpcmc.subengine import EngineSpec, SubEngine
+from mpcmc_engine.engine_command import EngineSpec
+from mpcmc_engine.mpcmc.subengine import SubEngine
 
 
 class Worker:

@@ -11,11 +11,11 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 
 import chess
 import chess.engine
 
+from mpcmc_engine.engine_command import EngineSpec
 from mpcmc_engine.mpcmc.values import Value, value_of_score
 
 START_TIMEOUT_SECONDS = 30.0
@@ -25,14 +25,6 @@ UNTIMED_CALL_SECONDS = 60.0  # watchdog for node- or depth-limited calls
 
 class SubEngineError(RuntimeError):
     """A sub-engine call failed twice (or once with no time left to retry)."""
-
-
-@dataclass(frozen=True)
-class EngineSpec:
-    """How to start a sub-engine: argv (no shell), UCI options to set, and a name for messages."""
-    command: tuple
-    options: dict = field(default_factory=dict)
-    name: str = "engine"
 
 
 def _die_with_parent():
@@ -63,13 +55,13 @@ class SubEngine:
                     engine = chess.engine.SimpleEngine.popen_uci(
                         list(self.spec.command), timeout=START_TIMEOUT_SECONDS, preexec_fn=_die_with_parent)
                 except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
-                    raise SubEngineError(f"{self.spec.name}: cannot start {' '.join(self.spec.command)}: {error}")
+                    raise SubEngineError(f"{self.spec.display_name}: cannot start {' '.join(self.spec.command)}: {error}")
                 try:
                     if self.spec.options:
                         engine.configure(self.spec.options)
                 except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
                     engine.close()
-                    raise SubEngineError(f"{self.spec.name}: bad option: {error}") from None
+                    raise SubEngineError(f"{self.spec.display_name}: bad option: {error}") from None
                 self._engine = engine
             return self._engine
 
@@ -138,7 +130,7 @@ class SubEngine:
                 self._discard(engine)
             finally:
                 watchdog.cancel()
-        raise SubEngineError(f"{self.spec.name}: {failure or 'no time left'}")
+        raise SubEngineError(f"{self.spec.display_name}: {failure or 'no time left'}")
 
     def play(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0,
              fresh: bool = False) -> chess.Move:
@@ -147,7 +139,7 @@ class SubEngine:
         def action(engine):
             result = engine.play(board, limit, game=uuid.uuid4() if fresh else None)
             if result.move is None or result.move not in board.legal_moves:
-                raise SubEngineError(f"{self.spec.name}: no legal move returned")
+                raise SubEngineError(f"{self.spec.display_name}: no legal move returned")
             return result.move
         return self._call(action, limit, deadline)
 
@@ -160,7 +152,7 @@ class SubEngine:
         def action(engine):
             info = engine.analyse(board, limit)
             if "score" not in info:
-                raise SubEngineError(f"{self.spec.name}: analysis without a score")
+                raise SubEngineError(f"{self.spec.display_name}: analysis without a score")
             pv = info.get("pv") or [None]
             return pv[0], value_of_score(info["score"].pov(board.turn))
         return self._call(action, limit, deadline)

@@ -1,0 +1,99 @@
+"""MPC-MC as the engine sees it: UCI option values in, a decision out; the worker pool kept warm across moves.
+
+Sub-engine command lines are `internal` (this engine started again with `--plain`, so it never recurses) or any
+command line, split with shlex and run without a shell. Their UCI options are given as `Name=Value` pairs
+separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500`).
+"""
+
+import os
+from dataclasses import dataclass, replace
+
+from mpcmc_engine.engine_command import EngineSpec, parse_engine_command, parse_option, this_engine_command
+from mpcmc_engine.mpcmc.limits import parse_call_limit
+from mpcmc_engine.mpcmc.pool import WorkerPool
+from mpcmc_engine.mpcmc.rollout import MODES, Rollout, RolloutSettings
+
+INTERNAL = "internal"
+DEFAULT_WORKERS = max(1, os.cpu_count() or 1)
+
+
+def parse_option_pairs(text: str) -> dict:
+    """`Name=Value; Name=Value` -> {name: value}; raise ValueError naming the malformed pair."""
+    return dict(parse_option(pair) for pair in (text or "").split(";") if pair.strip())
+
+
+def engine_spec(command_text: str, options_text: str, role: str) -> EngineSpec:
+    """EngineSpec for a role from its option values (`internal` or a command line); raise ValueError if malformed."""
+    text = (command_text or INTERNAL).strip()
+    command = this_engine_command("--plain") if text.lower() == INTERNAL else parse_engine_command(text)
+    return EngineSpec(tuple(command), role, parse_option_pairs(options_text))
+
+
+@dataclass(frozen=True)
+class MpcmcConfig:
+    """Everything the MPC-MC options say; `mode` is 'off' or one of MODES."""
+    mode: str = "off"
+    evaluator: EngineSpec = None
+    opponent: EngineSpec = None
+    workers: int = DEFAULT_WORKERS
+    rollout: RolloutSettings = RolloutSettings()
+
+    @property
+    def enabled(self) -> bool:
+        return self.mode in MODES
+
+
+def config_from_options(values: dict) -> MpcmcConfig:
+    """Build the configuration from option values (keys as the UCI options are named); raise ValueError."""
+    mode = values.get("MPCMC", "off").lower()
+    if mode != "off" and mode not in MODES:
+        raise ValueError(f"MPCMC must be off, half, one or two, not {mode!r}")
+    settings = RolloutSettings(
+        mode=mode if mode in MODES else "one",
+        fortify=bool(values.get("MPCMC_Fortify", False)),
+        two_step_keep=int(values.get("MPCMC_TwoStepKeep", 25)) / 100,
+        eval_limit=parse_call_limit(values.get("MPCMC_EvalLimit", "auto")),
+        opponent_limit=parse_call_limit(values.get("MPCMC_OpponentLimit", "auto")),
+    )
+    return MpcmcConfig(
+        mode=mode,
+        evaluator=engine_spec(values.get("MPCMC_Evaluator"), values.get("MPCMC_EvaluatorOptions"), "evaluator"),
+        opponent=engine_spec(values.get("MPCMC_Opponent"), values.get("MPCMC_OpponentOptions"), "opponent"),
+        workers=int(values.get("MPCMC_Workers", DEFAULT_WORKERS)),
+        rollout=settings,
+    )
+
+
+class MpcmcPlayer:
+    """Owns the worker pool for the current configuration and makes decisions with it."""
+
+    def __init__(self):
+        self.config = MpcmcConfig()
+        self._pool = None
+
+    def configure(self, config: MpcmcConfig) -> None:
+        """Adopt a configuration; the pool is rebuilt only when its engines or size change."""
+        if self._pool is not None and (config.evaluator, config.opponent, config.workers) != (
+                self.config.evaluator, self.config.opponent, self.config.workers):
+            self.close()
+        self.config = config
+
+    def _ensure_pool(self) -> WorkerPool:
+        if self._pool is None:
+            self._pool = WorkerPool(self.config.workers, self.config.evaluator, self.config.opponent)
+        return self._pool
+
+    def warm_up(self) -> None:
+        """Start the sub-engine processes now (so that the first move does not pay for it)."""
+        self._ensure_pool().start(with_opponents=self.config.mode != "half")
+
+    def decide(self, board, budget_seconds, deadline, stop_event=None, fallback=None, mode=None):
+        """Decision for `board` under the current configuration (see Rollout.decide); `mode` overrides it."""
+        settings = self.config.rollout if mode is None else replace(self.config.rollout, mode=mode)
+        return Rollout(self._ensure_pool(), settings).decide(board, budget_seconds, deadline, stop_event, fallback)
+
+    def close(self) -> None:
+        """Quit every sub-engine process."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
