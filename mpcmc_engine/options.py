@@ -1,0 +1,110 @@
+"""The engine's UCI options: one table of declarations, their `option ...` lines, and validation of `setoption` values.
+
+Standard UCI types only (check, spin with integer bounds, combo, button, string), as every client requires. Names are
+matched case-insensitively. Values are kept as Python values: bool (check), int (spin), str (combo: the declared
+spelling; string: as given, `<empty>` for none). Standard library only: imported before `uciok`.
+
+`Move Overhead` (ms, default 30) is subtracted from the clock for every move still to play (see timeman): it covers the
+GUI's and the operating system's latency plus this program's own (Python thread start, writing `bestmove`).
+"""
+
+from dataclasses import dataclass
+
+EMPTY = "<empty>"
+DEFAULT_WEIGHTS = "<default>"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One declared option: `kind` is check|spin|combo|button|string; `low`/`high` bound spins; `choices` list combos."""
+
+    name: str
+    kind: str
+    default: object = None
+    low: int = 0
+    high: int = 0
+    choices: tuple = ()
+
+    def declaration(self) -> str:
+        """The `option name ... type ...` line announced after `uci`."""
+        line = f"option name {self.name} type {self.kind}"
+        if self.kind == "check":
+            line += f" default {'true' if self.default else 'false'}"
+        elif self.kind == "spin":
+            line += f" default {self.default} min {self.low} max {self.high}"
+        elif self.kind == "combo":
+            line += f" default {self.default}" + "".join(f" var {choice}" for choice in self.choices)
+        elif self.kind == "string":
+            line += f" default {self.default}"
+        return line
+
+    def parse(self, text: str):
+        """The value `text` stands for; raise ValueError with a readable reason when it is not acceptable."""
+        text = text.strip()
+        if self.kind == "button":
+            return None
+        if self.kind == "check":
+            if text.lower() not in ("true", "false"):
+                raise ValueError(f"{self.name} takes true or false, not {text!r}")
+            return text.lower() == "true"
+        if self.kind == "spin":
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"{self.name} takes an integer, not {text!r}") from None
+            if not self.low <= value <= self.high:
+                raise ValueError(f"{self.name} must be between {self.low} and {self.high}, not {value}")
+            return value
+        if self.kind == "combo":
+            for choice in self.choices:
+                if choice.lower() == text.lower():
+                    return choice
+            raise ValueError(f"{self.name} takes one of {', '.join(self.choices)}, not {text!r}")
+        return text or EMPTY
+
+
+OPTIONS = (
+    Option("Hash", "spin", 16, 1, 65536),
+    Option("Threads", "spin", 1, 1, 256),
+    Option("MultiPV", "spin", 1, 1, 256),
+    Option("Ponder", "check", False),
+    Option("Move Overhead", "spin", 30, 0, 5000),
+    Option("UCI_Chess960", "check", False),
+    Option("UCI_ShowWDL", "check", False),
+    Option("SyzygyPath", "string", EMPTY),
+    Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi")),
+    Option("EvalFile", "string", DEFAULT_WEIGHTS),
+    Option("Clear Hash", "button"),
+)
+
+
+class Options:
+    """Current option values, keyed by declared name; `set` validates before anything changes."""
+
+    def __init__(self):
+        self._by_key = {option.name.lower(): option for option in OPTIONS}
+        self.values = {option.name: option.default for option in OPTIONS if option.kind != "button"}
+
+    def __getitem__(self, name: str):
+        return self.values[name]
+
+    def declarations(self) -> list:
+        """The `option` lines, in table order."""
+        return [option.declaration() for option in OPTIONS]
+
+    def parse(self, name: str, text) -> tuple:
+        """(declared name, parsed value) for `setoption name <name> [value <text>]`; raise ValueError if unacceptable.
+
+        Nothing is stored: the caller stores the value with `store` once it has been applied successfully.
+        """
+        option = self._by_key.get(name.strip().lower())
+        if option is None:
+            raise ValueError(f"no such option {name.strip()!r}")
+        if text is None and option.kind != "button":
+            raise ValueError(f"option {option.name} needs a value")
+        return option.name, option.parse(text or "")
+
+    def store(self, name: str, value) -> None:
+        """Record the value of a declared option (buttons keep nothing)."""
+        if name in self.values:
+            self.values[name] = value

@@ -1,0 +1,78 @@
+"""Time management: from the `go` clock to a soft and a hard deadline, after Stockfish's TimeManagement.
+
+`optimum` is the time the search aims to use (it starts no new iteration past it); `maximum` is the time it must
+never exceed. Both are in milliseconds from the moment `go` was read. Standard library only.
+"""
+
+from dataclasses import dataclass, field
+
+# This program's own latency between the search noticing its deadline and `bestmove` reaching the pipe (stopping the
+# numba search, joining the worker, formatting and writing), on top of the user's Move Overhead.
+PYTHON_MARGIN_MS = 5
+MAX_MOVE_HORIZON = 50
+MIN_MAXIMUM_MS = 1
+
+
+@dataclass
+class GoParams:
+    """What a `go` command asked for; None/False/empty where it said nothing. Times in milliseconds."""
+
+    wtime: int = None
+    btime: int = None
+    winc: int = 0
+    binc: int = 0
+    movestogo: int = 0
+    movetime: int = None
+    depth: int = None
+    nodes: int = None
+    mate: int = None
+    perft: int = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: list = field(default_factory=list)
+
+    def has_clock(self) -> bool:
+        """True when a clock (wtime or btime) was given."""
+        return self.wtime is not None or self.btime is not None
+
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """Milliseconds from the start of the move: aim for `optimum`, never pass `maximum`."""
+
+    optimum: float
+    maximum: float
+
+    def deadlines(self, start_ns: int) -> tuple:
+        """(soft, hard) as absolute time.monotonic_ns() values for a move that started at `start_ns`."""
+        return start_ns + int(self.optimum * 1e6), start_ns + int(self.maximum * 1e6)
+
+
+def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int):
+    """The TimeBudget for `go` (None when it sets no time limit: no clock and no movetime).
+
+    With `movetime`, both deadlines are movetime less Move Overhead and the Python margin (at most half of movetime).
+    With a clock (ours; only the other side's when ours is missing, as in `go wtime 100` for black), Stockfish 15.1's
+    formulas: the remaining time plus increments over a horizon of at most 50 moves, less Move Overhead per move.
+    """
+    if go.movetime is not None:
+        usable = go.movetime - min(move_overhead_ms + PYTHON_MARGIN_MS, go.movetime / 2)
+        usable = max(usable, MIN_MAXIMUM_MS)
+        return TimeBudget(usable, usable)
+    if not go.has_clock():
+        return None
+    mine, other = (go.wtime, go.btime) if white_to_move else (go.btime, go.wtime)
+    time_ms = max(0, mine if mine is not None else other)
+    inc_ms = max(0, go.winc if white_to_move else go.binc)
+    horizon = min(go.movestogo, MAX_MOVE_HORIZON) if go.movestogo > 0 else MAX_MOVE_HORIZON
+    time_left = max(1.0, time_ms + inc_ms * (horizon - 1) - move_overhead_ms * (2 + horizon))
+    if go.movestogo > 0:
+        opt_scale = min((0.88 + game_ply / 116.4) / horizon, 0.88 * time_ms / time_left)
+        max_scale = min(6.3, 1.5 + 0.11 * horizon)
+    else:
+        opt_scale = min(0.0120 + (game_ply + 3.0) ** 0.45 * 0.0039, 0.2 * time_ms / time_left)
+        max_scale = min(7.0, 4.0 + game_ply / 12.0)
+    optimum = opt_scale * time_left
+    maximum = min(0.8 * time_ms - move_overhead_ms, max_scale * optimum) - 10 - PYTHON_MARGIN_MS
+    maximum = max(maximum, MIN_MAXIMUM_MS)
+    return TimeBudget(min(optimum, maximum), maximum)

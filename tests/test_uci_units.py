@@ -1,0 +1,120 @@
+"""The UCI layer's pure parts, without an engine process: parsers, options, time management, WDL, Syzygy ranking."""
+
+import chess
+import pytest
+
+from mpcmc_engine.options import DEFAULT_WEIGHTS, EMPTY, OPTIONS, Options
+from mpcmc_engine.syzygy import RootTablebase, best_moves
+from mpcmc_engine.timeman import GoParams, plan
+from mpcmc_engine.uci import parse_go, parse_position, parse_setoption
+from mpcmc_engine.uci_format import InfoReport, format_bestmove, format_info, wdl_from_score
+
+
+def test_parse_go_any_order_and_garbage():
+    params, problems = parse_go("depth 5 wtime 1000 searchmoves e2e4 d2d4 btime x binc 10 ponder bogus".split())
+    assert (params.depth, params.wtime, params.btime, params.binc, params.ponder) == (5, 1000, None, 10, True)
+    assert params.searchmoves == ["e2e4", "d2d4"]
+    assert len(problems) == 3 and "btime" in problems[0] and "bogus" in problems[2]  # x: also an unknown word
+    params, problems = parse_go(["wtime", "100"])
+    assert params.wtime == 100 and params.btime is None and not problems
+    params, problems = parse_go(["depth", "0", "nodes"])
+    assert params.depth is None and len(problems) == 2
+
+
+def test_parse_position():
+    assert parse_position(["startpos"]) == (None, [])
+    assert parse_position("startpos moves e2e4 e7e5".split()) == (None, ["e2e4", "e7e5"])
+    fen = "8/8/8/8/8/8/8/K1k5 w - -"
+    assert parse_position(["fen"] + fen.split() + ["moves", "a1a2"]) == (fen, ["a1a2"])
+    for bad in ([], ["fen"], ["startpos", "e2e4"], ["nonsense"]):
+        with pytest.raises(ValueError):
+            parse_position(bad)
+
+
+def test_parse_setoption():
+    assert parse_setoption("name Move Overhead value 100".split()) == ("Move Overhead", "100")
+    assert parse_setoption("name Clear Hash".split()) == ("Clear Hash", None)
+    assert parse_setoption("name SyzygyPath value /a b/c".split()) == ("SyzygyPath", "/a b/c")
+    with pytest.raises(ValueError):
+        parse_setoption(["Hash", "value", "3"])
+
+
+def test_option_table_declares_standard_types_with_integer_defaults():
+    lines = Options().declarations()
+    assert "option name Hash type spin default 16 min 1 max 65536" in lines
+    assert "option name SearchAlgorithm type combo default pvs var pvs var mtdbi" in lines
+    assert "option name Clear Hash type button" in lines
+    for option in OPTIONS:
+        assert option.kind in ("check", "spin", "combo", "button", "string")
+        if option.kind == "spin":
+            assert isinstance(option.default, int) and option.low <= option.default <= option.high
+
+
+def test_option_values_are_validated_case_insensitively():
+    options = Options()
+    assert options.parse("hash", "64") == ("Hash", 64)
+    assert options.parse("uci_showwdl", "TRUE") == ("UCI_ShowWDL", True)
+    assert options.parse("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
+    assert options.parse("SyzygyPath", "") == ("SyzygyPath", EMPTY)
+    assert options.parse("EvalFile", "<default>") == ("EvalFile", DEFAULT_WEIGHTS)
+    assert options.parse("clear hash", None) == ("Clear Hash", None)
+    for name, value in (("Hash", "0"), ("Hash", "big"), ("Ponder", "yes"), ("SearchAlgorithm", "alphabeta"),
+                        ("NoSuchOption", "1"), ("MultiPV", None)):
+        with pytest.raises(ValueError):
+            options.parse(name, value)
+    assert options["Hash"] == 16  # parse stores nothing
+
+
+@pytest.mark.parametrize("time_ms,inc_ms,ply", [(1000, 10, 0), (1000, 10, 120), (100, 0, 40), (30, 10, 60),
+                                                (5, 0, 10), (60000, 0, 0), (300000, 2000, 80)])
+def test_clock_budget_never_exceeds_the_clock(time_ms, inc_ms, ply):
+    budget = plan(GoParams(wtime=time_ms, btime=time_ms, winc=inc_ms, binc=inc_ms), True, ply, 30)
+    assert 0 < budget.maximum and budget.optimum <= budget.maximum
+    assert budget.maximum <= max(1, 0.8 * time_ms)
+
+
+def test_budget_special_cases():
+    assert plan(GoParams(depth=5), True, 0, 30) is None
+    assert plan(GoParams(wtime=100), False, 0, 30) is not None  # only the other side's clock: use it
+    movetime = plan(GoParams(movetime=1000), True, 0, 30)
+    assert movetime.maximum == movetime.optimum == 1000 - 35
+    assert plan(GoParams(movetime=20), True, 0, 30).maximum == 10
+    tournament = plan(GoParams(wtime=60000, btime=60000, movestogo=1), True, 40, 30)
+    assert tournament.maximum < 60000 * 0.8
+
+
+def test_wdl_model():
+    assert wdl_from_score("cp", 0) == (119, 762, 119)
+    assert wdl_from_score("mate", 3) == (1000, 0, 0) and wdl_from_score("mate", -1) == (0, 0, 1000)
+    win, draw, loss = wdl_from_score("cp", 250)
+    assert win > 900 and loss <= 1 and win + draw + loss == 1000
+    assert wdl_from_score("cp", -100000) == (0, 0, 1000)
+
+
+def test_info_and_bestmove_text():
+    report = InfoReport(7, 9, 1, "cp", 25, "lowerbound", 1234, 5678, 3, 17, ["e2e4", "e7e5"], (300, 500, 200))
+    assert format_info(report) == ("info depth 7 seldepth 9 multipv 1 score cp 25 lowerbound wdl 300 500 200 "
+                                   "nodes 1234 nps 5678 hashfull 3 time 17 pv e2e4 e7e5")
+    assert format_bestmove(None) == "bestmove 0000"
+    assert format_bestmove("e2e4", "e7e5") == "bestmove e2e4 ponder e7e5"
+    assert format_bestmove("e2e4") == "bestmove e2e4"
+
+
+def test_syzygy_keeps_fastest_win_with_fake_probes():
+    board = chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")
+    # from the opponent's view after each move: -2 = he loses; dtz distance grows with the queen's file
+    wdl = lambda b: -2 if b.queens else 0
+    dtz = lambda b: -(1 + chess.square_file(next(iter(b.pieces(chess.QUEEN, chess.WHITE)), 0))) if b.queens else 0
+    moves = best_moves(board, wdl, dtz)
+    assert moves and all(board.piece_at(chess.parse_square(m[:2])).piece_type == chess.QUEEN for m in moves)
+    assert {chess.square_file(chess.parse_square(m[2:4])) for m in moves} == {0}
+
+
+def test_syzygy_bad_paths_disable_probing(tmp_path):
+    tablebase = RootTablebase()
+    with pytest.raises(ValueError, match="not a directory"):
+        tablebase.configure(str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match="no Syzygy tables"):
+        tablebase.configure(str(tmp_path))
+    assert tablebase.root_moves(chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")) is None
+    tablebase.configure(EMPTY)
