@@ -6,11 +6,14 @@ cache lives in a directory named by a digest of every source file of the numba p
 the Python version and the numba version: any change anywhere invalidates all of it at once.
 
 The cache directory is `$XDG_CACHE_HOME/mpcmc-engine/numba/<digest>` (default `~/.cache/...`); when that is not
-writable, numba's default locators are used.
+writable, numba's default locators are used. In a stand-alone executable (PyInstaller, `sys.frozen`) the sources are
+not on disk: the build ships a cache compiled for a generic CPU in `numba_cache/<digest>/` inside the bundle, the
+digest is that folder's name, and the first start copies it into the user's cache directory.
 """
 
 import hashlib
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -19,6 +22,8 @@ from numba.core.caching import CacheImpl, _CacheLocator
 
 NUMBA_PACKAGES = ("bitboard", "search", "eval")
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
+FROZEN = bool(getattr(sys, "frozen", False))
+BUNDLED_CACHE_FOLDER = "numba_cache"
 
 
 def source_digest(root: Path = _PROJECT_ROOT) -> str:
@@ -29,12 +34,23 @@ def source_digest(root: Path = _PROJECT_ROOT) -> str:
         for path in sorted((root / package).rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
-    if getattr(sys, "frozen", False):
-        digest.update(Path(sys.executable).name.encode())
     return digest.hexdigest()[:20]
 
 
-SOURCE_DIGEST = source_digest()
+def _bundled_cache() -> Path:
+    """The pre-built cache folder inside a stand-alone executable's bundle (one sub-folder named by the digest)."""
+    return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent)) / BUNDLED_CACHE_FOLDER
+
+
+def _bundled_digest() -> str:
+    """The digest the bundled cache was built for; raise RuntimeError when the bundle has none."""
+    folders = [p.name for p in _bundled_cache().iterdir() if p.is_dir()] if _bundled_cache().is_dir() else []
+    if len(folders) != 1:
+        raise RuntimeError(f"{_bundled_cache()}: expected one pre-built numba cache folder, found {folders}")
+    return folders[0]
+
+
+SOURCE_DIGEST = _bundled_digest() if FROZEN else source_digest()
 
 
 def cache_root() -> Path:
@@ -43,13 +59,29 @@ def cache_root() -> Path:
     return Path(base) / "mpcmc-engine" / "numba" / SOURCE_DIGEST
 
 
+def _install_bundled_cache() -> None:
+    """Copy the bundle's pre-built cache into the user's cache directory once (atomically, by rename)."""
+    target = cache_root()
+    if target.exists():
+        return
+    temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    try:
+        shutil.copytree(_bundled_cache() / SOURCE_DIGEST, temporary)
+        os.replace(temporary, target)
+    except OSError:
+        shutil.rmtree(temporary, ignore_errors=True)
+
+
+if FROZEN:
+    _install_bundled_cache()
+
+
 class ProjectCacheLocator(_CacheLocator):
     """numba cache locator for the project's numba packages: one directory per source digest."""
 
     def __init__(self, py_func, py_file):
         self._lineno = py_func.__code__.co_firstlineno
-        package = Path(py_file).resolve().parent.name
-        self._cache_path = str(cache_root() / package)
+        self._cache_path = str(cache_root() / Path(py_file).parent.name)
 
     def get_cache_path(self):
         return self._cache_path
@@ -62,8 +94,10 @@ class ProjectCacheLocator(_CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        path = Path(py_file).resolve()
-        if path.parent.parent != _PROJECT_ROOT or path.parent.name not in NUMBA_PACKAGES:
+        path = Path(py_file)
+        if path.parent.name not in NUMBA_PACKAGES:
+            return None
+        if not FROZEN and path.resolve().parent.parent != _PROJECT_ROOT:
             return None
         locator = cls(py_func, py_file)
         try:
