@@ -1,8 +1,8 @@
 """The command line: `mpcmc-engine [COMMAND] ...`.
 
-With no command the program speaks UCI on stdin/stdout. Each command lives in its own module that exposes
-`configure(parser)` (adds its arguments) and `run(args) -> int` (the exit status); a module is imported only when
-its command is chosen, so that the UCI start-up path never pays for numba or other heavy imports.
+With no command the program speaks UCI on stdin/stdout. Each other command lives in its own module that
+exposes `configure(parser)` (adds its arguments) and `run(args) -> int` (the exit status); a module is imported only
+when its command is chosen, so that the UCI start-up path never pays for numba or other heavy imports.
 """
 
 import argparse
@@ -16,6 +16,7 @@ COMMANDS = {
     "bench": ("mpcmc_engine.bench_command", "benchmarks that print their figures"),
     "epd": ("mpcmc_engine.epd_command", "run an EPD test suite (bm/am/c0) through a UCI engine"),
     "match": ("mpcmc_engine.match_command", "play a match between two UCI engines"),
+    "train": ("mpcmc_engine.train_command", "learn evaluation weights by temporal differences"),
 }
 
 
@@ -34,6 +35,9 @@ def main(argv=None) -> int:
             return 2
         return 0
     module_name, help_text = COMMANDS[name]
+    if name == "uci":
+        from mpcmc_engine import uci  # standard library only: `uciok` comes before anything heavy is imported
+        return uci.run_from_argv(argv[1:])
     module = importlib.import_module(module_name)
     parser = argparse.ArgumentParser(prog=f"mpcmc-engine {name}", description=help_text)
     module.configure(parser)

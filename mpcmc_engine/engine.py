@@ -17,7 +17,10 @@ import chess
 
 from bitboard.position import STARTING_FEN, Position, board_from_fen
 from eval.weights import load_default_weights, load_weights
-from mpcmc_engine.options import DEFAULT_WEIGHTS, EMPTY, Options
+from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
+from mpcmc_engine.mpcmc.report import describe_decision, mpcmc_budget
+from mpcmc_engine.mpcmc.subengine import SubEngineError
+from mpcmc_engine.options import DEFAULT_WEIGHTS, EMPTY, MPCMC_OPTIONS, Options
 from mpcmc_engine.syzygy import RootTablebase
 from mpcmc_engine.timeman import plan
 from mpcmc_engine.uci_format import InfoReport, wdl_from_score
@@ -25,7 +28,10 @@ from search.limits import SearchLimits
 from search.searcher import Searcher
 
 BOUND_WORDS = {"exact": "", "lower": "lowerbound", "upper": "upperbound"}
+QUICK_DEPTH = 6  # the plain fallback move of MPC-MC
+QUICK_SEARCH_NS = 30_000_000
 STOP_POLL_S = 0.002
+MPCMC_OPTION_NAMES = {option.name for option in MPCMC_OPTIONS}
 GUARD_GRACE_NS = 1_000_000
 
 
@@ -42,6 +48,7 @@ class _SearchJob:
         self.pondering = go.ponder
         self.first_pv_move = 0
         self.done, self.release, self.finished = threading.Event(), threading.Event(), threading.Event()
+        self.stop_requested = threading.Event()
         if not (go.infinite or go.ponder):
             self.release.set()
         self.guard = None
@@ -50,9 +57,10 @@ class _SearchJob:
 class Engine:
     """Game state (python-chess board with its history and the matching core Position), options and searches."""
 
-    def __init__(self, listener):
+    def __init__(self, listener, plain: bool = False):
         self.listener = listener
-        self.options = Options()
+        self.options = Options(plain)
+        self.mpcmc = MpcmcPlayer()
         self.searcher = Searcher(hash_mb=self.options["Hash"], threads=self.options["Threads"])
         self.tablebase = RootTablebase()
         self.weights = None  # None: the shipped weights
@@ -93,6 +101,9 @@ class Engine:
             elif name == "SyzygyPath":
                 self.options.store(name, EMPTY)
                 self.tablebase.configure(value)
+            elif name in MPCMC_OPTION_NAMES:
+                self.finish_search()
+                self.mpcmc.configure(config_from_options({**self.options.values, name: value}))
         except ValueError as error:
             self.listener.error(str(error))
             return
@@ -122,11 +133,27 @@ class Engine:
         self._root, self._moves, self.board, self.position = root, list(moves), board, position
 
     # --- searching ---------------------------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """`isready`: start the MPC-MC sub-engines if they are on and not running yet (so the first move is fast)."""
+        if self.mpcmc.config.enabled:
+            try:
+                self.mpcmc.warm_up()
+            except SubEngineError as error:
+                self.listener.error(str(error))
+
+    def close(self) -> None:
+        """`quit`: stop any search and quit every sub-engine process."""
+        self.finish_search()
+        self.mpcmc.close()
+
     def go(self, go, start_ns: int) -> None:
         """`go`: start a search of the current position in a worker thread (or run `go perft` here)."""
         self.finish_search()
         if go.perft is not None:
             self.perft(go.perft)
+            return
+        if self.mpcmc.config.enabled and not (go.infinite or go.ponder) and self.board.legal_moves.count() > 1:
+            self._start_mpcmc(go, start_ns)
             return
         position, board = self.position.copy(), self.board.copy()
         legal = position.legal_moves()
@@ -175,6 +202,7 @@ class Engine:
 
     def _halt(self, job) -> None:
         """Ask the searcher to stop until `job`'s search has returned (a stop sent before it began is not lost)."""
+        job.stop_requested.set()
         while not job.done.is_set():
             self.searcher.stop()
             job.done.wait(STOP_POLL_S)
@@ -264,6 +292,48 @@ class Engine:
         for _ in texts:
             board.pop()
         return texts
+
+    # --- the MPC-MC meta layer ----------------------------------------------------------------------------------
+    def _start_mpcmc(self, go, start_ns: int) -> None:
+        """Start an MPC-MC decision in a worker thread; it ends with exactly one bestmove, like a search."""
+        position, board = self.position.copy(), self.board.copy()
+        job = _SearchJob(position, board, SearchLimits(), go, position.legal_moves())
+        self._job = job
+        budget = plan(go, board.turn == chess.WHITE, board.ply(), self.options["Move Overhead"])
+        threading.Thread(target=self._mpcmc_move, args=(job, budget, start_ns), name="mpcmc", daemon=True).start()
+
+    def _mpcmc_move(self, job, budget, start_ns: int) -> None:
+        """Worker thread: decide with MPC-MC, report the choice (and every root move when asked), send bestmove."""
+        budget_seconds, deadline, call_limit = mpcmc_budget(job.go, budget, start_ns)
+        best, ponder = None, None
+        try:
+            decision = self.mpcmc.decide(job.board, budget_seconds, deadline, job.stop_requested,
+                                         lambda: self._quick_move(job), call_limit=call_limit)
+            best = decision.move.uci()
+            ponder = decision.reply.uci() if decision.reply is not None else None
+            elapsed_ms = int((time.monotonic_ns() - start_ns) / 1e6)
+            kind, value = decision.value.uci_score()
+            wdl = wdl_from_score(kind, value) if self.options["UCI_ShowWDL"] else None
+            if self.options["UCI_ShowMPCMC"]:
+                for line in describe_decision(decision, job.board):
+                    self.listener.text(f"info string {line}")
+            self.listener.info(InfoReport(1, 2, 1, kind, value, "", 0, 0, 0, elapsed_ms,
+                                          [best] + ([ponder] if ponder else []), wdl))
+        except Exception as error:  # any fault still ends in a legal move in time
+            traceback.print_exc(file=sys.stderr)
+            self.listener.error(f"MPC-MC failed: {error!r}")
+            best, ponder = self._quick_move(job), None
+            best = best.uci() if best is not None else job.position.uci(job.legal_moves[0])
+        finally:
+            job.done.set()
+        self.listener.bestmove(best, ponder)
+        job.finished.set()
+
+    def _quick_move(self, job):
+        """A move from a short plain search (the fallback when sub-engines gave nothing in time), or None."""
+        limits = SearchLimits(depth=QUICK_DEPTH, hard_deadline_ns=time.monotonic_ns() + QUICK_SEARCH_NS)
+        result = self.searcher.search(job.position.copy(), limits)
+        return chess.Move.from_uci(job.position.uci(result.best_move)) if result.best_move else None
 
     # --- extras ------------------------------------------------------------------------------------------------
     def perft(self, depth: int) -> None:

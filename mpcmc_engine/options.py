@@ -8,6 +8,7 @@ spelling; string: as given, `<empty>` for none). Standard library only: imported
 GUI's and the operating system's latency plus this program's own (Python thread start, writing `bestmove`).
 """
 
+import os
 from dataclasses import dataclass
 
 EMPTY = "<empty>"
@@ -77,20 +78,42 @@ OPTIONS = (
     Option("Clear Hash", "button"),
 )
 
+# The MPC-MC meta layer's options (mpcmc_engine.mpcmc.player reads them); absent in `--plain` mode, so that an
+# engine started as a sub-engine can never recurse into MPC-MC.
+MPCMC_OPTIONS = (
+    Option("MPCMC", "combo", "off", choices=("off", "half", "one", "two")),
+    Option("MPCMC_Evaluator", "string", "internal"),
+    Option("MPCMC_Opponent", "string", "internal"),
+    Option("MPCMC_EvaluatorOptions", "string", EMPTY),
+    Option("MPCMC_OpponentOptions", "string", EMPTY),
+    Option("MPCMC_Workers", "spin", max(1, os.cpu_count() or 1), 1, 64),
+    Option("MPCMC_Fortify", "check", False),
+    Option("MPCMC_EvalLimit", "string", "auto"),
+    Option("MPCMC_OpponentLimit", "string", "auto"),
+    Option("MPCMC_TwoStepKeep", "spin", 25, 1, 100),
+    Option("UCI_ShowMPCMC", "check", False),
+)
+
+
+def declared_options(plain: bool) -> tuple:
+    """The options this engine declares: all of them, or without MPC-MC's in `--plain` mode."""
+    return OPTIONS if plain else OPTIONS + MPCMC_OPTIONS
+
 
 class Options:
     """Current option values, keyed by declared name; `set` validates before anything changes."""
 
-    def __init__(self):
-        self._by_key = {option.name.lower(): option for option in OPTIONS}
-        self.values = {option.name: option.default for option in OPTIONS if option.kind != "button"}
+    def __init__(self, plain: bool = False):
+        self.declared = declared_options(plain)
+        self._by_key = {option.name.lower(): option for option in self.declared}
+        self.values = {option.name: option.default for option in self.declared if option.kind != "button"}
 
     def __getitem__(self, name: str):
         return self.values[name]
 
     def declarations(self) -> list:
         """The `option` lines, in table order."""
-        return [option.declaration() for option in OPTIONS]
+        return [option.declaration() for option in self.declared]
 
     def parse(self, name: str, text) -> tuple:
         """(declared name, parsed value) for `setoption name <name> [value <text>]`; raise ValueError if unacceptable.

@@ -16,7 +16,7 @@ import time
 import traceback
 
 from mpcmc_engine import ENGINE_AUTHOR, ENGINE_NAME, __version__
-from mpcmc_engine.options import OPTIONS
+from mpcmc_engine.options import declared_options
 from mpcmc_engine.timeman import GoParams
 from mpcmc_engine.uci_format import format_bestmove, format_board, format_explanation, format_info
 
@@ -115,8 +115,9 @@ def parse_setoption(tokens: list) -> tuple:
 class UciSession:
     """One UCI conversation: the warm-up thread, the command thread and the dispatch of every command."""
 
-    def __init__(self, output: Output):
+    def __init__(self, output: Output, plain: bool = False):
         self.output = output
+        self.plain = plain
         self.engine = None
         self.ready = threading.Event()
         self.commands = queue.Queue()
@@ -132,7 +133,7 @@ class UciSession:
         try:
             from mpcmc_engine.engine import Engine
 
-            engine = Engine(self.output)
+            engine = Engine(self.output, plain=self.plain)
             engine.warm_up()
             self.engine = engine
             print(f"mpcmc-engine: warm in {time.perf_counter() - started:.2f} s", file=sys.stderr)
@@ -166,7 +167,7 @@ class UciSession:
     def _identify(self) -> None:
         self.output.line(f"id name {ENGINE_NAME} {__version__}")
         self.output.line(f"id author {ENGINE_AUTHOR}")
-        for option in OPTIONS:
+        for option in declared_options(self.plain):
             self.output.line(option.declaration())
         self.output.line("uciok")
 
@@ -176,7 +177,7 @@ class UciSession:
             item = self.commands.get()
             if item is QUIT:
                 if self.engine is not None:
-                    self.engine.finish_search()
+                    self.engine.close()
                 os._exit(0)
             words, received_ns = item
             try:
@@ -196,6 +197,8 @@ class UciSession:
         self.ready.wait()
         engine = self.engine
         if command == "isready":
+            if engine is not None:
+                engine.prepare()
             self.output.line("readyok")
         elif engine is None:
             self.output.error("the engine failed to load; see stderr")
@@ -247,10 +250,14 @@ class UciSession:
 
 
 def run_from_argv(argv: list) -> int:
-    """Speak UCI on stdin/stdout until `quit` or end of input; flags are accepted and ignored (noted on stderr)."""
-    for flag in argv:
-        print(f"mpcmc-engine: ignoring unknown argument {flag!r}", file=sys.stderr)
-    session = UciSession(Output())
+    """Speak UCI on stdin/stdout until `quit` or end of input. `--plain` switches the MPC-MC layer off (its options
+    are not even declared): sub-engines are started that way so that they never recurse."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="mpcmc-engine uci", description="speak UCI on stdin/stdout")
+    parser.add_argument("--plain", action="store_true", help="plain engine: no MPC-MC options (used for sub-engines)")
+    arguments = parser.parse_args(argv)
+    session = UciSession(Output(), plain=arguments.plain)
     session.start()
     stdin = sys.stdin.buffer
     while True:
@@ -263,20 +270,3 @@ def run_from_argv(argv: list) -> int:
             break
     threading.Event().wait()  # the command thread ends the process
     return 0
-
-
-def configure(parser) -> None:
-    """Make the `uci` command accept any arguments: they are passed on to run_from_argv (which ignores them)."""
-    parse_known = parser.parse_known_args
-
-    def parse_args(args=None, namespace=None):
-        known, unknown = parse_known(args, namespace)
-        known.flags = unknown
-        return known
-
-    parser.parse_args = parse_args
-
-
-def run(args) -> int:
-    """Entry point for the command line (mpcmc_engine.cli)."""
-    return run_from_argv(args.flags)

@@ -5,7 +5,7 @@ import pytest
 
 from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds, parse_call_limit
 from mpcmc_engine.mpcmc.values import (
-    DRAW, Value, centipawns_of, probability_of_centipawns, value_of_outcome, value_of_score,
+    DRAW, centipawns_of, lost_in, probability_of_centipawns, value_of_outcome, value_of_score, won_in,
 )
 
 
@@ -26,16 +26,19 @@ def test_mates_are_certain_and_shorter_wins_are_better():
     huge = value_of_score(chess.engine.Cp(5000))
     assert mate_in_1.probability == 1.0 and mated_in_2.probability == 0.0
     assert mate_in_1 > mate_in_3 > huge > DRAW > mated_in_5 > mated_in_2
-    assert mate_in_3.for_opponent() == Value(0.0, 5)
+    assert mate_in_3.for_opponent() == lost_in(5)
     assert mate_in_3.to_uci_score() == "mate 3" and mated_in_2.to_uci_score() == "mate -2"
+    assert mate_in_3.later(2) == won_in(7) and mated_in_2.later(2) == lost_in(6) and huge.later(2) == huge
+    assert value_of_score(chess.engine.Mate(0)) == lost_in(0)
     assert value_of_score(chess.engine.Cp(100)).to_uci_score() == "cp 100"
 
 
 def test_exact_outcomes():
     mated = chess.Board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").outcome()
-    assert value_of_outcome(mated, chess.WHITE) == Value(1.0) and value_of_outcome(mated, chess.BLACK) == Value(0.0)
+    assert value_of_outcome(mated, chess.WHITE, 1) == won_in(1) and value_of_outcome(mated, chess.BLACK, 2) == lost_in(2)
+    assert won_in(1).to_uci_score() == "mate 1" and lost_in(2).to_uci_score() == "mate -1"
     stalemate = chess.Board("k7/8/1QK5/8/8/8/8/8 b - - 0 1").outcome()
-    assert value_of_outcome(stalemate, chess.WHITE) == DRAW
+    assert value_of_outcome(stalemate, chess.WHITE, 1) == DRAW
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -12,6 +12,7 @@ from mpcmc_engine.engine_command import EngineSpec, parse_engine_command, parse_
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import MODES, Rollout, RolloutSettings
+from mpcmc_engine.options import EMPTY
 
 INTERNAL = "internal"
 DEFAULT_WORKERS = max(1, os.cpu_count() or 1)
@@ -44,7 +45,9 @@ class MpcmcConfig:
 
 
 def config_from_options(values: dict) -> MpcmcConfig:
-    """Build the configuration from option values (keys as the UCI options are named); raise ValueError."""
+    """Build the configuration from option values (keys as the UCI options are named, `<empty>` for an empty
+    string); raise ValueError naming what is malformed."""
+    values = {name: "" if value == EMPTY else value for name, value in values.items()}
     mode = values.get("MPCMC", "off").lower()
     if mode != "off" and mode not in MODES:
         raise ValueError(f"MPCMC must be off, half, one or two, not {mode!r}")
@@ -87,9 +90,14 @@ class MpcmcPlayer:
         """Start the sub-engine processes now (so that the first move does not pay for it)."""
         self._ensure_pool().start(with_opponents=self.config.mode != "half")
 
-    def decide(self, board, budget_seconds, deadline, stop_event=None, fallback=None, mode=None):
-        """Decision for `board` under the current configuration (see Rollout.decide); `mode` overrides it."""
-        settings = self.config.rollout if mode is None else replace(self.config.rollout, mode=mode)
+    def decide(self, board, budget_seconds, deadline, stop_event=None, fallback=None, call_limit=None):
+        """Decision for `board` under the current configuration (see Rollout.decide); `call_limit` replaces the
+        `auto` per-call limits (e.g. `go nodes N` gives every sub-engine call N nodes)."""
+        settings = self.config.rollout
+        if call_limit is not None:
+            settings = replace(settings,
+                               eval_limit=call_limit if settings.eval_limit.is_auto else settings.eval_limit,
+                               opponent_limit=call_limit if settings.opponent_limit.is_auto else settings.opponent_limit)
         return Rollout(self._ensure_pool(), settings).decide(board, budget_seconds, deadline, stop_event, fallback)
 
     def close(self) -> None:

@@ -51,9 +51,14 @@ class WorkerPool:
         self._busy_lock = threading.Lock()
 
     def start(self, with_opponents: bool) -> None:
-        """Start every worker's processes in parallel (evaluators, and opponents when asked)."""
+        """Start every worker's processes in parallel (evaluators, and opponents when asked) and wait until all are
+        ready or failed; raise the first failure (SubEngineError)."""
         engines = [w.evaluator for w in self.workers] + ([w.opponent for w in self.workers] if with_opponents else [])
-        list(self._executor.map(lambda engine: engine.start(), engines))
+        with concurrent.futures.ThreadPoolExecutor(len(engines)) as starter:
+            failures = [f.exception() for f in [starter.submit(engine.start) for engine in engines]]
+        failures = [failure for failure in failures if failure is not None]
+        if failures:
+            raise failures[0]
 
     def _run_one(self, task):
         worker = self._idle.get()

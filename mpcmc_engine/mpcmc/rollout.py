@@ -57,10 +57,11 @@ class RolloutSettings:
     call_overhead_seconds: float = 0.01
 
 
-def _exact_value(board: chess.Board, us: chess.Color):
-    """Exact value for `us` when the game has ended in `board` (claimable draws included), else None."""
+def _exact_value(board: chess.Board, us: chess.Color, plies: int):
+    """Exact value for `us` when the game has ended in `board`, `plies` below the root (claimable draws included),
+    else None."""
     outcome = board.outcome(claim_draw=True)
-    return None if outcome is None else value_of_outcome(outcome, us)
+    return None if outcome is None else value_of_outcome(outcome, us, plies)
 
 
 class Rollout:
@@ -76,18 +77,18 @@ class Rollout:
         us = board.turn
         after = board.copy()
         after.push(move)
-        exact = _exact_value(after, us)
+        exact = _exact_value(after, us, 1)
         if exact is not None:
             return MoveResult(move, exact, exact=True)
         eval_limit, opponent_limit = limits
         if half:
-            return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline).for_opponent())
+            return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline).for_opponent().later(1))
         reply = worker.opponent.play(after, opponent_limit, deadline, fresh=True)
         after.push(reply)
-        exact = _exact_value(after, us)
+        exact = _exact_value(after, us, 2)
         if exact is not None:
             return MoveResult(move, exact, reply, exact=True)
-        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline), reply)
+        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline).later(2), reply)
 
     def _limits(self, calls: int, budget_seconds: float):
         """(eval Limit, opponent Limit) for `calls` calls within the budget (fixed limits are kept as given)."""
@@ -157,8 +158,9 @@ class Rollout:
         best_below = {}
         for index, result in deeper.items():
             owner = owners[index]
-            if id(owner) not in best_below or result.value > best_below[id(owner)]:
-                best_below[id(owner)] = result.value
+            value = result.value.later(2)  # the deeper root is two plies below ours
+            if id(owner) not in best_below or value > best_below[id(owner)]:
+                best_below[id(owner)] = value
         for result in kept:
             if id(result) in best_below:
                 result.value = best_below[id(result)]

@@ -42,28 +42,41 @@ class SubEngine:
     def __init__(self, spec: EngineSpec):
         self.spec = spec
         self._engine = None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards _engine and _aborted
+        self._start_lock = threading.Lock()  # one start at a time
         self._aborted = False
         self.restarts = 0
 
     # --- process management ------------------------------------------------------------------------------------
     def _ensure_started(self) -> chess.engine.SimpleEngine:
-        """The running engine, started and configured if needed; raise SubEngineError when it cannot start."""
-        with self._lock:
-            if self._engine is None:
-                try:
-                    engine = chess.engine.SimpleEngine.popen_uci(
-                        list(self.spec.command), timeout=START_TIMEOUT_SECONDS, preexec_fn=_die_with_parent)
-                except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
-                    raise SubEngineError(f"{self.spec.display_name}: cannot start {' '.join(self.spec.command)}: {error}")
-                try:
-                    if self.spec.options:
-                        engine.configure(self.spec.options)
-                except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
-                    engine.close()
-                    raise SubEngineError(f"{self.spec.display_name}: bad option: {error}") from None
+        """The running engine, started, configured and ready if needed; raise SubEngineError when it cannot start.
+
+        The process is registered as soon as it answers `uciok`, so that abort() can kill it while it loads."""
+        with self._start_lock:
+            with self._lock:
+                if self._engine is not None:
+                    return self._engine
+                if self._aborted:
+                    raise SubEngineError(f"{self.spec.display_name}: aborted")
+            try:
+                engine = chess.engine.SimpleEngine.popen_uci(
+                    list(self.spec.command), timeout=START_TIMEOUT_SECONDS, preexec_fn=_die_with_parent)
+            except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
+                raise SubEngineError(
+                    f"{self.spec.display_name}: cannot start {' '.join(self.spec.command)}: {error}") from None
+            with self._lock:
                 self._engine = engine
-            return self._engine
+            try:
+                if self._aborted:
+                    raise SubEngineError("aborted while starting")
+                if self.spec.options:
+                    engine.configure(self.spec.options)
+                engine.ping()  # isready: the engine has loaded and taken the options
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
+                    SubEngineError) as error:
+                self._discard(engine)
+                raise SubEngineError(f"{self.spec.display_name}: not ready: {error}") from None
+            return engine
 
     def _discard(self, engine) -> None:
         """Kill `engine` (if it is still the current one) so that the next call starts a fresh process."""
@@ -83,7 +96,7 @@ class SubEngine:
         return engine.transport.get_pid() if engine is not None else None
 
     def start(self) -> None:
-        """Start the process now (for warming a pool); raise SubEngineError on failure."""
+        """Start the process now and wait until it is ready (for warming a pool); raise SubEngineError on failure."""
         self._ensure_started()
 
     def abort(self) -> None:

@@ -1,8 +1,10 @@
 """One scale for every score: win probability from the side to move's view, mates certain and ordered by length.
 
-A `Value` is (probability, mate_order): probability in [0, 1] from the lichess formula
-`50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)` percent; a mate is probability 1 (or 0) and mate_order makes
-shorter wins and longer losses better. Values compare as tuples, so `max` picks the best move.
+A `Value` is (probability, mate): probability in [0, 1] from the lichess formula
+`50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)` percent; a forced mate is probability 1 (or 0) and `mate` is
+MATE_HORIZON less the plies to it (negated for a loss), so that shorter wins and longer losses are better. Values
+compare as tuples, so `max` picks the best move. Plies are counted from the position the value belongs to;
+`later(plies)` moves a value that many plies down the tree (the root's view of a deeper position).
 """
 
 import math
@@ -12,27 +14,49 @@ import chess
 import chess.engine
 
 LICHESS_SCALE = 0.00368208
+MATE_HORIZON = 1000
 
 
 class Value(NamedTuple):
     """A position's worth to the side it is measured for; larger is better."""
     probability: float
-    mate_order: int = 0  # -plies to mate when winning by mate, +plies when being mated, 0 otherwise
+    mate: int = 0  # MATE_HORIZON - plies to a forced win, -(MATE_HORIZON - plies) to a forced loss, 0 otherwise
 
     def for_opponent(self) -> "Value":
         """The same position's value from the other side's view."""
-        return Value(1.0 - self.probability, -self.mate_order)
+        return Value(1.0 - self.probability, -self.mate)
+
+    def later(self, plies: int) -> "Value":
+        """This value seen from `plies` plies higher in the tree: a mate is that much further away."""
+        if self.mate > 0:
+            return Value(self.probability, self.mate - plies)
+        if self.mate < 0:
+            return Value(self.probability, self.mate + plies)
+        return self
+
+    def uci_score(self) -> tuple:
+        """('cp', centipawns) or ('mate', moves, negative when being mated) for an `info score`."""
+        if self.mate:
+            plies = MATE_HORIZON - abs(self.mate)
+            return ("mate", (plies + 1) // 2) if self.mate > 0 else ("mate", -(plies // 2))
+        return "cp", centipawns_of(self.probability)
 
     def to_uci_score(self) -> str:
-        """`cp N` or `mate N` (moves, signed) for an `info score`."""
-        if self.mate_order:
-            plies = abs(self.mate_order)
-            moves = (plies + 1) // 2
-            return f"mate {moves if self.mate_order < 0 else -moves}"
-        return f"cp {centipawns_of(self.probability)}"
+        """`cp N` or `mate N` as an `info score` writes it."""
+        return "%s %d" % self.uci_score()
 
 
 DRAW = Value(0.5)
+
+
+def won_in(plies: int) -> Value:
+    """A forced win `plies` plies away."""
+    return Value(1.0, MATE_HORIZON - plies)
+
+
+def lost_in(plies: int) -> Value:
+    """A forced loss `plies` plies away."""
+    return Value(0.0, -(MATE_HORIZON - plies))
 
 
 def probability_of_centipawns(cp: float) -> float:
@@ -53,14 +77,12 @@ def value_of_score(score: chess.engine.Score) -> Value:
     """Value of an engine score given from the side to move's view (python-chess `Score`)."""
     mate = score.mate()
     if mate is not None:
-        if mate > 0:
-            return Value(1.0, -(2 * mate - 1))
-        return Value(0.0, 2 * max(-mate, 0))  # mate 0 / -0: already mated
+        return won_in(2 * mate - 1) if mate > 0 else lost_in(-2 * mate)  # mate 0: already mated
     return Value(probability_of_centipawns(score.score()))
 
 
-def value_of_outcome(outcome: chess.Outcome, turn: chess.Color) -> Value:
-    """Exact value of a finished game for the side `turn` (whose move it would be)."""
+def value_of_outcome(outcome: chess.Outcome, side: chess.Color, plies: int) -> Value:
+    """Exact value for `side` of a game that ended `plies` plies below the position the value belongs to."""
     if outcome.winner is None:
         return DRAW
-    return Value(1.0, 0) if outcome.winner == turn else Value(0.0, 0)
+    return won_in(plies) if outcome.winner == side else lost_in(plies)

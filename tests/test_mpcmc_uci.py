@@ -1,0 +1,140 @@
+"""MPC-MC through the engine's UCI interface: options, decisions with real sub-engines, faults, no orphans."""
+
+import os
+import signal
+import time
+
+import chess
+import chess.engine
+import pytest
+
+STOCKFISH = "/usr/games/stockfish"
+SCHOLARS_MATE = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+needs_stockfish = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="Stockfish not installed at /usr/games")
+
+
+def _children(pid):
+    """Process ids whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_gone(pids, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
+        time.sleep(0.05)
+    return [pid for pid in pids if _alive(pid)]
+
+
+def test_plain_mode_declares_no_mpcmc_options(engine_command, engine_env):
+    engine = chess.engine.SimpleEngine.popen_uci(engine_command + ["--plain"], timeout=120, env=engine_env)
+    try:
+        assert not [name for name in engine.options if "MPCMC" in name]
+    finally:
+        engine.quit()
+
+
+def test_mpcmc_options_are_declared_with_standard_types(engine):
+    for name in ("MPCMC", "MPCMC_Evaluator", "MPCMC_Opponent", "MPCMC_Workers", "MPCMC_Fortify",
+                 "MPCMC_EvalLimit", "MPCMC_OpponentLimit", "MPCMC_TwoStepKeep", "MPCMC_EvaluatorOptions",
+                 "MPCMC_OpponentOptions", "UCI_ShowMPCMC"):
+        assert name in engine.options
+    assert engine.options["MPCMC"].default == "off"
+    assert set(engine.options["MPCMC"].var) == {"off", "half", "one", "two"}
+
+
+@needs_stockfish
+@pytest.mark.parametrize("mode", ["half", "one", "two"])
+def test_stockfish_sub_engines_find_mate_in_one(open_engine, mode):
+    engine = open_engine()
+    engine.configure({"MPCMC": mode, "MPCMC_Evaluator": STOCKFISH, "MPCMC_Opponent": STOCKFISH,
+                      "MPCMC_EvalLimit": "2000 nodes", "MPCMC_OpponentLimit": "2000 nodes", "MPCMC_Workers": 2,
+                      "MPCMC_EvaluatorOptions": "Hash=16; Threads=1"})
+    result = engine.play(chess.Board(SCHOLARS_MATE), chess.engine.Limit(time=5.0), info=chess.engine.INFO_ALL)
+    assert result.move == chess.Move.from_uci("h5f7")
+    assert result.info["score"].relative == chess.engine.Mate(1)
+    engine.quit()
+
+
+@needs_stockfish
+def test_decision_reports_the_predicted_reply_as_pv_and_ponder_move(open_engine):
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Evaluator": STOCKFISH, "MPCMC_Opponent": STOCKFISH,
+                      "MPCMC_EvalLimit": "1000 nodes", "MPCMC_OpponentLimit": "1000 nodes", "UCI_ShowMPCMC": True})
+    board = chess.Board()
+    with engine.analysis(board, chess.engine.Limit(nodes=1000)) as analysis:
+        infos = list(analysis)
+        best = analysis.wait()
+    strings = [info["string"] for info in infos if "string" in info]
+    assert sum(text.startswith("mpcmc move ") for text in strings) == 20
+    assert any(text.startswith("mpcmc chose ") for text in strings)
+    pv = [info["pv"] for info in infos if "pv" in info][-1]
+    assert pv[0] == best.move and len(pv) == 2 and best.ponder == pv[1]
+    after = board.copy()
+    after.push(best.move)
+    assert best.ponder in after.legal_moves
+    engine.quit()
+
+
+def test_internal_sub_engines_and_no_orphans_after_quit(open_engine):
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Workers": 1, "MPCMC_EvalLimit": "depth 2",
+                      "MPCMC_OpponentLimit": "depth 2"})
+    engine.ping()  # isready starts the sub-engines: this engine itself with --plain
+    pid = engine.transport.get_pid()
+    children = _children(pid)
+    assert len(children) == 2
+    result = engine.play(chess.Board(SCHOLARS_MATE), chess.engine.Limit(time=10.0))
+    assert result.move == chess.Move.from_uci("h5f7")
+    engine.quit()
+    assert _wait_gone(children) == []
+
+
+def test_sub_engines_die_with_a_killed_parent(open_engine):
+    engine = open_engine()
+    engine.configure({"MPCMC": "half", "MPCMC_Workers": 1})
+    engine.ping()
+    pid = engine.transport.get_pid()
+    children = _children(pid)
+    assert children
+    os.kill(pid, signal.SIGKILL)
+    assert _wait_gone(children) == []
+
+
+def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engine):
+    engine = raw_engine()
+    engine.send("uci")
+    engine.read_until("uciok")
+    for name, value in (("MPCMC_EvalLimit", "fast"), ("MPCMC_OpponentOptions", "Hash"), ("MPCMC", "three"),
+                        ("MPCMC_Opponent", "'unbalanced")):
+        engine.send(f"setoption name {name} value {value}", "isready")
+        lines = engine.read_until("readyok")
+        assert any(line.startswith("info string error: ") for line in lines), (name, lines)
+    # sub-engines that cannot start: the error is reported, and moves still come, legal and in time
+    engine.send("setoption name MPCMC value one", "setoption name MPCMC_Evaluator value /nonexistent/engine",
+                "isready")
+    lines = engine.read_until("readyok")
+    assert any("cannot start /nonexistent/engine" in line for line in lines), lines
+    engine.send("position startpos", "go movetime 1000")
+    start = time.monotonic()
+    move = engine.read_until("bestmove")[-1].split()[1]
+    elapsed = time.monotonic() - start
+    assert elapsed < 1.0, f"bestmove after {elapsed:.3f} s"
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
