@@ -58,6 +58,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--hang-timeout", type=float, default=GameSettings.hang_timeout_s, metavar="S",
                         help="without --tc, seconds beyond --movetime after which a silent engine loses "
                              "(default %(default)g)")
+    limits.add_argument("--fresh-hash", action="store_true",
+                        help="send ucinewgame before every move (clean hash tables: fixed-node play is reproducible)")
     games = parser.add_argument_group("games")
     games.add_argument("--openings", metavar="FILE", help="EPD (one position a line) or .pgn (each game's moves)")
     games.add_argument("--games", type=positive_int, default=2, help="games to play, in pairs (default 2)")
@@ -84,7 +86,7 @@ def plan_from(args) -> MatchPlan:
         raise ValueError("give a limit: --tc, --movetime, --nodes and/or --depth")
     settings = GameSettings(args.tc, args.movetime, args.nodes, args.depth, args.time_margin, args.hang_timeout,
                             Adjudication(args.resign_score, args.resign_moves, args.draw_score, args.draw_moves,
-                                         args.draw_after))
+                                         args.draw_after), args.fresh_hash)
     engines = tuple(EngineSpec(tuple(group["command"]), group["name"], group["options"]) for group in groups)
     openings = load_openings(args.openings, (args.games + 1) // 2, args.seed)
     return MatchPlan(engines, settings, openings, args.games, args.concurrency, args.pgn, args.event, args.sprt)

@@ -162,3 +162,16 @@ def test_pgn_openings_from_shared_book(tmp_path, capsys):
     assert len(games) == 4
     first_moves = {game.headers["Round"]: list(game.mainline_moves())[:16] for game in games}
     assert first_moves["1.1"] == first_moves["1.2"] and first_moves["2.1"] == first_moves["2.2"]
+
+
+def test_fresh_hash_sends_ucinewgame_before_every_move(tmp_path, openings, capsys):
+    log = tmp_path / "sent.log"
+    logged = f"sh -c 'tee -a {log} | {STOCKFISH}'"
+    pgn = tmp_path / "fresh.pgn"
+    assert main(["match", "--engine", logged, "--name", "logged", "--engine", STOCKFISH, "--name", "sf",
+                 "--nodes", "300", "--fresh-hash", "--openings", openings, "--games", "2", "--pgn", str(pgn),
+                 "--quiet"]) == 0
+    sent = log.read_text().splitlines()
+    goes = sum(line.startswith("go ") for line in sent)
+    assert goes > 0
+    assert sum(line == "ucinewgame" for line in sent) >= goes

@@ -48,6 +48,7 @@ class GameSettings:
     time_margin_s: float = 0.1
     hang_timeout_s: float = 30.0
     adjudication: Adjudication = Adjudication()
+    fresh_hash: bool = False  # `ucinewgame` before every move: with fixed nodes the play is then reproducible
 
 
 @dataclass
@@ -135,7 +136,8 @@ def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettin
             timeout_s = (settings.movetime_s or 0.0) + settings.hang_timeout_s
         started = time.monotonic()
         try:
-            played = play_within(engines[color], board, move_limit(settings, clock, color), timeout_s, game=game_id)
+            played = play_within(engines[color], board, move_limit(settings, clock, color), timeout_s,
+                                 game=object() if settings.fresh_hash else game_id)
         except TimeoutError:
             if clock is not None:
                 return failure(color, "time forfeit", f"{name} lost on time (no move within {timeout_s:.3f} s)")
