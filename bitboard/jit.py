@@ -8,7 +8,7 @@ the Python version and the numba version: any change anywhere invalidates all of
 The cache directory is `$XDG_CACHE_HOME/mpcmc-engine/numba/<digest>` (default `~/.cache/...`); when that is not
 writable, numba's default locators are used. In a stand-alone executable (PyInstaller, `sys.frozen`) the sources are
 not on disk: the build ships a cache compiled for a generic CPU in `numba_cache/<digest>/` inside the bundle, the
-digest is that folder's name, and the first start copies it into the user's cache directory.
+digest is that folder's name, and the first start copies it to `.../numba/<digest>-executable` in the user's cache.
 """
 
 import hashlib
@@ -54,9 +54,10 @@ SOURCE_DIGEST = _bundled_digest() if FROZEN else source_digest()
 
 
 def cache_root() -> Path:
-    """Return the directory that holds this build's numba cache."""
+    """Return the directory that holds this build's numba cache (a stand-alone executable's own: its entries are
+    compiled for a generic CPU, and a source tree of the same digest must not hide them)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mpcmc-engine" / "numba" / SOURCE_DIGEST
+    return Path(base) / "mpcmc-engine" / "numba" / (f"{SOURCE_DIGEST}-executable" if FROZEN else SOURCE_DIGEST)
 
 
 def _install_bundled_cache() -> None:

@@ -1,8 +1,8 @@
 """A pool of workers, each owning its own evaluator and nominal-opponent processes, kept alive across moves.
 
 A UCI process runs one search at a time, so parallelism comes from workers: `run` spreads tasks over them and
-returns what finished by the deadline; the engines of workers still busy then are killed so that the next move
-finds every worker free (a killed process is restarted on its next call).
+returns, at the deadline at the latest, what finished; the engines of workers still busy then are killed so that
+they come free at once (a killed process is restarted on its next call).
 """
 
 import concurrent.futures
@@ -89,13 +89,14 @@ class WorkerPool:
             if (deadline and time.monotonic() >= deadline) or (stop_event is not None and stop_event.is_set()):
                 break
         if pending:
+            # out of time: drop what has not started, kill what runs (its worker returns to the pool when the failed
+            # call unwinds, and its processes are restarted on their next call); the caller gets no more waiting
             for future in pending:
                 future.cancel()
             with self._busy_lock:
                 busy = list(self._busy)
             for worker in busy:
                 worker.abort()
-            concurrent.futures.wait(pending, 5.0)
         return done
 
     def close(self) -> None:
