@@ -140,6 +140,9 @@ class SubEngine:
             except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
                     SubEngineError, ValueError) as error:
                 failure = error
+                if not self._aborted:
+                    print(f"mpcmc-engine: {self.spec.display_name} failed ({error!r}); replacing it",
+                          file=sys.stderr)
                 self._discard(engine)
             finally:
                 watchdog.cancel()
