@@ -24,7 +24,7 @@ from mpcmc_engine.options import DEFAULT_WEIGHTS, EMPTY, MPCMC_OPTIONS, Options
 from mpcmc_engine.syzygy import RootTablebase
 from mpcmc_engine.timeman import plan
 from mpcmc_engine.uci_format import InfoReport, wdl_from_score
-from search.limits import SearchLimits
+from search.limits import SearchInfo, SearchLimits
 from search.searcher import Searcher
 
 BOUND_WORDS = {"exact": "", "lower": "lowerbound", "upper": "upperbound"}
@@ -47,6 +47,7 @@ class _SearchJob:
         self.legal_moves = legal_moves
         self.pondering = go.ponder
         self.first_pv_move = 0
+        self.reported = False  # an info line with a score has been sent
         self.done, self.release, self.finished = threading.Event(), threading.Event(), threading.Event()
         self.stop_requested = threading.Event()
         if not (go.infinite or go.ponder):
@@ -243,6 +244,12 @@ class Engine:
             job.done.set()
             if job.guard is not None:
                 job.guard.cancel()
+        if result is not None and result.best_move and not job.reported:
+            # stopped inside the first iteration: still say what the move is worth (clients expect a score)
+            self._report(job, SearchInfo(max(1, result.depth), result.seldepth, 1, result.score, result.is_mate,
+                                         "exact", result.nodes, result.time_ms,
+                                         result.nodes * 1000 // max(1, result.time_ms), self.searcher.hashfull(),
+                                         result.pv or [result.best_move]))
         job.release.wait()
         best, ponder = self._final_moves(job, result)
         self.listener.bestmove(best, ponder)
@@ -267,6 +274,7 @@ class Engine:
 
     def _report(self, job, info) -> None:
         """on_info callback (worker thread): convert to UCI units, keep the PV legal, send it."""
+        job.reported = True
         kind, value = ("mate" if info.is_mate else "cp"), info.score
         pv = self._legal_pv(job, info.pv)
         if info.multipv == 1 and info.pv:

@@ -101,7 +101,6 @@ class Searcher:
             work[S_ABORT] = 0
             work[S_NODE_LIMIT] = 0
             work[S_ROOT_PLY] = root.ply
-        self._work[0][S_NODE_LIMIT] = limits.nodes or 0
         tt_move = entry_move(tt_probe(self._tt, root.bb[BB_KEYS + root.st[ST_PLY]]))
         if tt_move in moves:
             moves.remove(tt_move)
@@ -119,7 +118,8 @@ class Searcher:
                 helper.join()
 
     def _iterate(self, root, root_moves, limits, on_info, started) -> SearchResult:
-        """Iterative deepening of the main thread; returns the result of the last completed iteration."""
+        """Iterative deepening of the main thread; returns the result of the last completed iteration. A node limit
+        applies from the second iteration on, so that there is always a completed one (deadlines apply always)."""
         work = self._work[0]
         lines = [_Line() for _ in range(min(max(1, limits.multipv), len(root_moves)))]
         max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
@@ -143,6 +143,7 @@ class Searcher:
             lines = [lines[i] for i in order]
             root_moves[:len(lines)] = [line.pv[0] for line in lines]
             completed = depth
+            work[S_NODE_LIMIT] = limits.nodes or 0  # the first iteration always completes: a move with a score
             if on_info:
                 for index, line in enumerate(lines):
                     self._reporter(on_info, started, depth, index, line)(line.score, "exact", line.pv)
