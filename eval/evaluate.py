@@ -8,11 +8,13 @@ eval.features.extract_features with the same weights, tapered, from the side to 
 from bitboard.constants import KING, PAWN, ST_SIDE, U1, WHITE
 from bitboard.intrinsics import lsb
 from bitboard.jit import jit
-from eval.features import F_TEMPO, N_FEATURES, game_phase, material_index, pst_index, taper
+from eval.features import (
+    F_SIDE_TERMS, F_TEMPO, N_FEATURES, N_SIDE_TERMS, game_phase, material_index, pst_index, side_terms, taper,
+)
 
 
-@jit("int64(uint64[::1], int64[::1], int64[::1])")
-def evaluate(bb, st, weights):
+@jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1])")
+def evaluate(tab, bb, st, weights):
     """Static evaluation in centipawns from the side to move's view."""
     mg = 0
     eg = 0
@@ -27,6 +29,10 @@ def evaluate(bb, st, weights):
                 mg += sign * (weights[material] + weights[pst])
                 eg += sign * (weights[N_FEATURES + material] + weights[N_FEATURES + pst])
                 pieces &= pieces - U1
+        terms = side_terms(tab, bb, colour)
+        for i in range(N_SIDE_TERMS):
+            mg += sign * terms[i] * weights[F_SIDE_TERMS + i]
+            eg += sign * terms[i] * weights[N_FEATURES + F_SIDE_TERMS + i]
     tempo = 1 if st[ST_SIDE] == WHITE else -1
     mg += tempo * weights[F_TEMPO]
     eg += tempo * weights[N_FEATURES + F_TEMPO]

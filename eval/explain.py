@@ -33,7 +33,7 @@ def explain(position, weights: Weights = None) -> Explanation:
     """Break the evaluation of `position` (a bitboard.Position) down by feature block."""
     weights = weights or load_default_weights()
     counts = np.zeros(N_FEATURES, dtype=np.int64)
-    extract_features(position.bb, position.st, counts)
+    extract_features(position.tab, position.bb, position.st, counts)
     phase = int(game_phase(position.bb))
     blocks = []
     for name, (start, size) in block_offsets(LAYOUT).items():
@@ -42,5 +42,5 @@ def explain(position, weights: Weights = None) -> Explanation:
         eg = int(counts[part] @ weights.eg[part])
         blocks.append(BlockScore(name, mg, eg, int(taper(mg, eg, phase))))
     total = int(taper(int(counts @ weights.mg), int(counts @ weights.eg), phase))
-    score = int(evaluate(position.bb, position.st, weights.packed()))
+    score = int(evaluate(position.tab, position.bb, position.st, weights.packed()))
     return Explanation(blocks, phase, total, score)

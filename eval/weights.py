@@ -17,7 +17,7 @@ from bitboard.constants import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from eval.features import LAYOUT, N_FEATURES, material_index
 
 FORMAT = "mpcmc-engine weights"
-VERSION = 1
+VERSION = 2  # 2: side terms (mobility, king attack, pawn structure, bishop pair, rook files) added
 DEFAULT_WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "default.json"
 MATERIAL_VALUES = {PAWN: 100, KNIGHT: 320, BISHOP: 330, ROOK: 500, QUEEN: 900, KING: 0}
 
@@ -65,7 +65,9 @@ def load_weights(path) -> Weights:
         raise ValueError(f"weights file {path}: cannot be read as JSON: {error}") from None
     _check(isinstance(data, dict), path, "not a JSON object")
     _check(data.get("format") == FORMAT, path, f"format is {data.get('format')!r}, expected {FORMAT!r}")
-    _check(data.get("version") == VERSION, path, f"version is {data.get('version')!r}, expected {VERSION}")
+    _check(data.get("version") == VERSION, path,
+           f"version is {data.get('version')!r}, expected {VERSION}: it was written for another feature layout "
+           f"of the evaluation and cannot be used by this engine (retrain or regenerate it)")
     layout = data.get("layout")
     expected = [list(block) for block in LAYOUT]
     _check(layout == expected, path, f"feature layout {layout!r} differs from the engine's {expected!r}")
@@ -96,10 +98,6 @@ def save_weights(weights: Weights, path) -> None:
 
 
 def load_default_weights() -> Weights:
-    """The weights shipped with the engine (eval/weights/default.json)."""
+    """The weights shipped with the engine (eval/weights/default.json, written by `mpcmc-engine train`; see
+    docs/TRAINING.md for the command)."""
     return load_weights(DEFAULT_WEIGHTS_PATH)
-
-
-def write_default_weights(path=DEFAULT_WEIGHTS_PATH) -> None:
-    """(Re)generate the shipped default weights file: material values only."""
-    save_weights(material_only_weights(), path)

@@ -206,13 +206,13 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     if enter_node(ws, ctl, ply):
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(bb, st, weights)
+        return evaluate(tab, bb, st, weights)
     checked = in_check(tab, bb, st)
     if checked:
         best = -MATE + ply
         stand_pat = -INF
     else:
-        stand_pat = evaluate(bb, st, weights)
+        stand_pat = evaluate(tab, bb, st, weights)
         if stand_pat >= beta:
             return stand_pat
         best = stand_pat
@@ -257,7 +257,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if is_draw(bb, st, ws[S_ROOT_PLY]):
         return DRAW
     if ply >= MAX_PLY - 1:
-        return evaluate(bb, st, weights)
+        return evaluate(tab, bb, st, weights)
     alpha = max(alpha, -MATE + ply)
     beta = min(beta, MATE - ply - 1)
     if alpha >= beta:
@@ -278,7 +278,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and beta < MATE_BOUND
             and bb[us * 8] & ~(bb[us * 8 + PAWN] | bb[us * 8 + KING]) != U0
             and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
-            and evaluate(bb, st, weights) >= beta):
+            and evaluate(tab, bb, st, weights) >= beta):
         reduction = 3 + depth // 6
         make_null_move(tab, bb, st)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)

@@ -10,7 +10,7 @@ import pytest
 from bitboard.position import Position
 from eval.evaluate import evaluate
 from eval.explain import explain
-from eval.features import LAYOUT, N_FEATURES, PHASE_MAX, extract_features, game_phase, taper
+from eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets, extract_features, game_phase, taper
 from eval.weights import (
     DEFAULT_WEIGHTS_PATH, FORMAT, VERSION, Weights, load_default_weights, load_weights, material_only_weights,
     save_weights,
@@ -37,10 +37,10 @@ def random_weights(seed=2):
     return Weights(rng.integers(-200, 200, N_FEATURES), rng.integers(-200, 200, N_FEATURES), "random")
 
 
-def test_default_weights_are_material_only():
+def test_default_weights_load_and_were_trained():
     weights = load_default_weights()
-    expected = material_only_weights()
-    assert np.array_equal(weights.mg, expected.mg) and np.array_equal(weights.eg, expected.eg)
+    assert weights.mg.shape == weights.eg.shape == (N_FEATURES,)
+    assert "mpcmc-engine train" in weights.provenance
 
 
 def test_weights_round_trip(tmp_path):
@@ -87,7 +87,8 @@ def test_evaluation_is_colour_symmetric():
     for board in random_boards(60):
         mirrored = Position.from_board(board.mirror())
         position = Position.from_board(board)
-        assert evaluate(position.bb, position.st, packed) == evaluate(mirrored.bb, mirrored.st, packed), board.fen()
+        mirrored_score = evaluate(mirrored.tab, mirrored.bb, mirrored.st, packed)
+        assert evaluate(position.tab, position.bb, position.st, packed) == mirrored_score, board.fen()
 
 
 def test_evaluation_equals_feature_dot_product():
@@ -96,19 +97,69 @@ def test_evaluation_equals_feature_dot_product():
     counts = np.zeros(N_FEATURES, dtype=np.int64)
     for board in random_boards(60, seed=3):
         position = Position.from_board(board)
-        extract_features(position.bb, position.st, counts)
+        extract_features(position.tab, position.bb, position.st, counts)
         sign = 1 if board.turn == chess.WHITE else -1
         phase = game_phase(position.bb)
         assert 0 <= phase <= PHASE_MAX
         expected = taper(sign * int(counts @ weights.mg), sign * int(counts @ weights.eg), phase)
-        assert evaluate(position.bb, position.st, packed) == expected, board.fen()
+        assert evaluate(position.tab, position.bb, position.st, packed) == expected, board.fen()
 
 
 def test_material_evaluation_and_explain():
     position = Position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 b Qkq - 0 1")
-    assert evaluate(position.bb, position.st, load_default_weights().packed()) == 500
-    explanation = explain(position)
+    assert evaluate(position.tab, position.bb, position.st, material_only_weights().packed()) == 500
+    explanation = explain(position, material_only_weights())
     assert [block.name for block in explanation.blocks] == [name for name, _ in LAYOUT]
     material = explanation.blocks[1]
     assert (material.mg, material.eg, material.tapered) == (-500, -500, -500)
     assert explanation.total == -500 and explanation.side_to_move_score == 500
+
+
+def test_old_version_is_refused_with_the_reason(tmp_path):
+    path = tmp_path / "old.json"
+    save_weights(material_only_weights(), path)
+    data = json.loads(path.read_text())
+    data.update(version=1, layout=[["tempo", 1], ["material", 6], ["pst", 384]])
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="another feature layout"):
+        load_weights(path)
+
+
+def white_counts(fen):
+    """{block name: white-minus-black counts of that block} of the position `fen`."""
+    position = Position(fen)
+    counts = np.zeros(N_FEATURES, dtype=np.int64)
+    extract_features(position.tab, position.bb, position.st, counts)
+    return {name: list(counts[start:start + size]) for name, (start, size) in block_offsets().items()}
+
+
+@pytest.mark.parametrize("fen, block, expected", [
+    ("4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1", "doubled_pawn", [1]),          # c2, c3: one doubled pawn
+    ("4k3/8/8/8/8/8/P1P1P3/4K3 w - - 0 1", "isolated_pawn", [3]),        # a2, c2, e2: all isolated
+    ("4k3/8/8/8/8/8/PP5P/4K3 w - - 0 1", "isolated_pawn", [1]),          # only h2
+    ("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "passed_pawn", [0, 0, 0, 0, 1, 0]),  # d6: passed on rank 6
+    ("4k3/2p5/3P4/8/8/8/8/4K3 w - - 0 1", "passed_pawn", [0, 0, 0, 0, 0, 0]),  # c7 guards d6's path
+    ("4k3/8/8/8/8/8/5pp1/K7 b - - 0 1", "passed_pawn", [0, 0, 0, 0, 0, -2]),  # black f2, g2: rank 7 for black
+    ("4k3/8/8/8/8/2P5/1P1P4/4K3 w - - 0 1", "connected_pawn", [1]),      # c3, defended by b2 and d2
+    ("4k3/8/8/8/8/8/PP6/R3K3 w - - 0 1", "rook_open_file", [0]),
+    ("4k3/p7/8/8/8/8/1P6/R3K3 w - - 0 1", "rook_half_open_file", [1]),
+    ("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1", "rook_open_file", [0]),          # one each: white minus black
+    ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "connected_pawn", [0]),
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "rook_open_file", [1]),
+    ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "bishop_pair", [1]),
+    ("2b1kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", "bishop_pair", [-1]),
+    ("4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1", "pawn_shield", [3, 0]),
+    ("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", "mobility", [2, 0, 0, 0]),        # Na1: b3, c2
+    ("4k3/8/8/8/8/1p6/8/N3K3 w - - 0 1", "mobility", [1, 0, 0, 0]),      # c2 is attacked by the b3 pawn
+    ("7k/8/5N2/8/8/8/8/4K3 w - - 0 1", "king_attack", [2, 0, 0, 0]),     # Nf6 hits g8 and h7 in h8's zone
+])
+def test_hand_checked_feature_counts(fen, block, expected):
+    assert white_counts(fen)[block] == expected
+
+
+def test_side_terms_are_colour_symmetric():
+    for board in random_boards(40, seed=5):
+        counts = white_counts(board.fen())
+        mirrored = white_counts(board.mirror().fen())
+        for name, _ in LAYOUT:
+            assert counts[name] == [-c for c in mirrored[name]], (board.fen(), name)

@@ -125,7 +125,7 @@ def test_fifty_move_draw(searcher):
 
 
 @pytest.mark.parametrize("fen", ["8/8/4k3/8/8/3NK3/8/8 w - - 0 1", "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
-                                 "8/8/4kb2/8/8/3BK3/8/8 w - - 0 1"])
+                                 "8/8/4k1b1/8/8/3BK3/8/8 w - - 0 1"])
 def test_insufficient_material(searcher, fen):
     assert searcher.search(Position(fen), SearchLimits(depth=4)).raw_score == 0
 

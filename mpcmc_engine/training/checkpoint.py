@@ -1,0 +1,54 @@
+"""The trainer's state on disk: float weights, games done, the RNG state, the learning-curve rows and the settings
+that must not change on --resume. JSON, written atomically; floats round-trip exactly."""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from eval.features import LAYOUT
+from mpcmc_engine.training.files import write_text_atomically
+
+CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"
+
+
+@dataclass
+class TrainerState:
+    """Everything a run needs to continue exactly where it stopped."""
+
+    vector: np.ndarray              # float weights [mg, eg] in centipawns
+    games_done: int
+    rng_state: dict                 # numpy Generator.bit_generator.state
+    settings: dict                  # run settings that must match on resume
+    curve: list = field(default_factory=list)   # rows {"games", "wac_solved", "wac_total", "mean_abs_td"}
+
+
+def checkpoint_path(out) -> Path:
+    """Where the checkpoint of a run writing weights to `out` lives."""
+    return Path(str(out) + ".checkpoint.json")
+
+
+def save_checkpoint(state: TrainerState, path) -> None:
+    """Write `state` to `path` atomically."""
+    data = {"format": CHECKPOINT_FORMAT, "layout": [list(block) for block in LAYOUT],
+            "vector": [float(v) for v in state.vector], "games_done": state.games_done,
+            "rng_state": state.rng_state, "settings": state.settings, "curve": state.curve}
+    write_text_atomically(path, json.dumps(data))
+
+
+def load_checkpoint(path, settings: dict) -> TrainerState:
+    """Read the checkpoint at `path`; raise ValueError when it is unreadable, of another layout, or was written by a
+    run with different `settings`."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"checkpoint {path}: cannot be read: {error}") from None
+    if data.get("format") != CHECKPOINT_FORMAT or data.get("layout") != [list(block) for block in LAYOUT]:
+        raise ValueError(f"checkpoint {path}: another format or feature layout")
+    changed = sorted(key for key in set(settings) | set(data["settings"])
+                     if settings.get(key) != data["settings"].get(key))
+    if changed:
+        raise ValueError(f"checkpoint {path}: written with other settings ({', '.join(changed)}); cannot resume")
+    return TrainerState(np.array(data["vector"], dtype=np.float64), int(data["games_done"]), data["rng_state"],
+                        data["settings"], data["curve"])

@@ -1,0 +1,101 @@
+"""Game generation, in this process or in parallel worker processes, returning records in game order.
+
+`SourceConfig` says where games come from; game `index` with its own `seed` and the weights of the current batch
+always yields the same GameRecord, whichever process plays it, so a run is repeatable for a given seed.
+"""
+
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+import chess.engine
+import numpy as np
+
+from eval.features import N_FEATURES
+from eval.weights import Weights
+from mpcmc_engine.match.openings import Opening, load_openings
+from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
+from search.searcher import Searcher
+
+SOURCES = ("selfplay", "mentor", "pgn")
+SEARCH_HASH_MB = 8
+OPENINGS_FROM_PGN = 1000    # games read from a PGN opening book
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    """Where games come from and how they are played (see the `train` command's options)."""
+
+    source: str
+    with_leaves: bool
+    nodes: int = 2000
+    epsilon: float = 0.0
+    leaf_depth: int = 2
+    mentor: str = ""
+    openings: str = ""
+    seed: int = 0
+    pgn_games: tuple = field(default=(), repr=False)
+
+
+class GameGenerator:
+    """Plays or replays game `index` of a source with given weights; owns its searcher. Mentor engines are started
+    for each game and closed after it (a process that ends leaves none behind)."""
+
+    def __init__(self, config: SourceConfig):
+        self.config = config
+        self.searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
+        self.openings = ([Opening()] if not config.openings
+                         else load_openings(config.openings, OPENINGS_FROM_PGN, config.seed))
+        self.pgn_order = np.random.default_rng(config.seed).permutation(len(config.pgn_games))
+
+    def record(self, index: int, seed: int, packed_weights: np.ndarray):
+        """The GameRecord of game `index`, played with `seed` and the weights `packed_weights` (Weights.packed())."""
+        config = self.config
+        self.searcher.set_weights(Weights(packed_weights[:N_FEATURES], packed_weights[N_FEATURES:]))
+        rng = random.Random(seed)
+        if config.source == "pgn":
+            game = config.pgn_games[self.pgn_order[index % len(config.pgn_games)]]
+            return pgn_record(game, self.searcher, config.with_leaves, config.leaf_depth)
+        opening = self.openings[(index // 2) % len(self.openings)]
+        label = f"{config.source} game {index + 1}"
+        if config.source == "selfplay":
+            return selfplay_record(opening, self.searcher, config.nodes, config.epsilon, rng, config.with_leaves,
+                                   label)
+        command = config.mentor.split()
+        with chess.engine.SimpleEngine.popen_uci(command) as strong, \
+                chess.engine.SimpleEngine.popen_uci(command) as weak:
+            return mentor_record(opening, (strong, weak), config.nodes, index % 2 == 0, config.epsilon, rng,
+                                 self.searcher, config.with_leaves, config.leaf_depth, label)
+
+
+_WORKER_GENERATOR = None
+
+
+def _start_worker(config: SourceConfig) -> None:
+    global _WORKER_GENERATOR
+    _WORKER_GENERATOR = GameGenerator(config)
+
+
+def _worker_record(task):
+    return _WORKER_GENERATOR.record(*task)
+
+
+class GamePool:
+    """Generates batches of games with `workers` processes (in this process when workers is 1)."""
+
+    def __init__(self, config: SourceConfig, workers: int):
+        self.local = GameGenerator(config) if workers <= 1 else None
+        self.executor = None if workers <= 1 else ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(config,))
+
+    def records(self, tasks: list) -> list:
+        """GameRecords of the tasks (index, seed, packed weights), in task order."""
+        if self.local is not None:
+            return [self.local.record(*task) for task in tasks]
+        return list(self.executor.map(_worker_record, tasks))
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self.executor is not None:
+            self.executor.shutdown()

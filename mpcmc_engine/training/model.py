@@ -1,0 +1,53 @@
+"""The trainable linear model: float weights (centipawns, middlegame then endgame) and, for feature rows, the
+white-view win probability and its gradient; conversion to and from the engine's integer `Weights`.
+
+For feature counts f and phase p the model's score is cp = (p * f.mg + (PHASE_MAX - p) * f.eg) / PHASE_MAX (white's
+view; the engine rounds the same blend to integers) and its value is win_probability(cp). Gradients are taken with
+respect to the weights in logistic units (u = SCALE * w), so dV/du = V (1 - V) * f * taper fraction.
+"""
+
+import numpy as np
+
+from eval.features import N_FEATURES, PHASE_MAX
+from eval.weights import Weights
+from mpcmc_engine.training.values import SCALE, win_probability
+
+
+def float_weights(weights: Weights) -> np.ndarray:
+    """The float vector [mg, eg] (length 2 * N_FEATURES) of integer `weights`."""
+    return np.concatenate([weights.mg, weights.eg]).astype(np.float64)
+
+
+def integer_weights(vector: np.ndarray, provenance: str) -> Weights:
+    """The engine's `Weights` nearest to the float vector [mg, eg]."""
+    rounded = np.rint(vector).astype(np.int64)
+    return Weights(rounded[:N_FEATURES].copy(), rounded[N_FEATURES:].copy(), provenance)
+
+
+def taper_fractions(phases: np.ndarray) -> np.ndarray:
+    """(rows, 2) array of the middlegame and endgame shares of each phase."""
+    middlegame = np.asarray(phases, dtype=np.float64) / PHASE_MAX
+    return np.stack([middlegame, 1.0 - middlegame], axis=1)
+
+
+def centipawns(vector: np.ndarray, counts: np.ndarray, phases: np.ndarray) -> np.ndarray:
+    """White-view scores of feature rows `counts` (rows, N_FEATURES) at `phases` under float weights `vector`."""
+    shares = taper_fractions(phases)
+    counts = counts.astype(np.float64)
+    return shares[:, 0] * (counts @ vector[:N_FEATURES]) + shares[:, 1] * (counts @ vector[N_FEATURES:])
+
+
+def values_and_gradients(vector: np.ndarray, counts: np.ndarray, phases: np.ndarray):
+    """(values, gradients): win probabilities of the rows, shape (rows,), and their gradients with respect to the
+    weights in logistic units, shape (rows, 2 * N_FEATURES)."""
+    values = win_probability(centipawns(vector, counts, phases))
+    slope = values * (1.0 - values)
+    shares = taper_fractions(phases) * slope[:, None]
+    counts = counts.astype(np.float64)
+    gradients = np.concatenate([counts * shares[:, :1], counts * shares[:, 1:]], axis=1)
+    return values, gradients
+
+
+def apply_step(vector: np.ndarray, step_logistic: np.ndarray) -> np.ndarray:
+    """The weights after a step given in logistic units (converted to centipawns)."""
+    return vector + step_logistic / SCALE

@@ -1,0 +1,85 @@
+"""Producing GameRecords: PGN games replayed, self-play with the engine's own search, and mentor games.
+
+Every function takes the searcher (a search.Searcher with the weights to use) and a `random.Random` seeded per game,
+and returns a GameRecord; leaves (for TD-Leaf/TD-Stem) come from our own search: the move-choosing search in self-play,
+a fixed-depth search of each played position in PGN and mentor games.
+"""
+
+import chess
+import chess.engine
+
+from bitboard.position import Position
+from mpcmc_engine.training.records import RecordBuilder, leaf_search_limits
+from search.limits import SearchLimits
+
+MAX_PLIES = 300             # longer games are scored as draws
+ADJUDICATION_CP = 1500      # self-play: a search score this large for the side to move decides the game
+
+
+def pgn_record(game, searcher, with_leaves: bool, leaf_depth: int):
+    """The record of a PGN game (pgn_games.PgnGame); leaves from a `leaf_depth` search of each played position."""
+    position = Position(game.fen)
+    builder = RecordBuilder(with_leaves)
+    searcher.clear()
+    for text in game.moves:
+        builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth)) if with_leaves else None)
+        position.push(position.parse_uci(text))
+    return builder.build(game.result, game.label)
+
+
+def _outcome_value(board: chess.Board):
+    """White's result of a finished game (mate, stalemate, repetition, fifty moves, no material), else None."""
+    outcome = board.outcome()
+    if outcome is None and (board.is_repetition(3) or board.halfmove_clock >= 100):
+        return 0.5
+    if outcome is None:
+        return None
+    return 0.5 if outcome.winner is None else float(outcome.winner == chess.WHITE)
+
+
+def _explore(position, move, epsilon, rng):
+    """`move`, or with probability `epsilon` a uniformly random legal move."""
+    return rng.choice(position.legal_moves()) if rng.random() < epsilon else move
+
+
+def selfplay_record(opening, searcher, nodes: int, epsilon: float, rng, with_leaves: bool, label: str):
+    """A self-play game from `opening` (match.openings.Opening) at `nodes` per move, exploring with `epsilon`;
+    adjudicated when a search score reaches ADJUDICATION_CP (or mate) and drawn after MAX_PLIES."""
+    board = opening.board()
+    position = Position.from_board(board)
+    builder = RecordBuilder(with_leaves)
+    searcher.clear()
+    result = _outcome_value(board)
+    while result is None and len(builder.played) < MAX_PLIES:
+        found = searcher.search(position, SearchLimits(nodes=nodes))
+        builder.add(position, found)
+        if found.is_mate or abs(found.score) >= ADJUDICATION_CP:
+            result = float((found.score > 0) == position.white_to_move)
+            break
+        move = _explore(position, found.best_move, epsilon, rng)
+        board.push_uci(position.uci(move))
+        position.push(move)
+        result = _outcome_value(board)
+    return builder.build(0.5 if result is None else result, label)
+
+
+def mentor_record(opening, engines, nodes: int, strong_is_white: bool, epsilon: float, rng, searcher,
+                  with_leaves: bool, leaf_depth: int, label: str):
+    """A game of the mentor against itself: engines = (strong, weak) chess.engine.SimpleEngine, the strong one at
+    `nodes` per move, the weak one at nodes // 10; exploring with `epsilon`; drawn after MAX_PLIES."""
+    strong, weak = engines
+    board = opening.board()
+    position = Position.from_board(board)
+    builder = RecordBuilder(with_leaves)
+    searcher.clear()
+    result = _outcome_value(board)
+    while result is None and len(builder.played) < MAX_PLIES:
+        builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth)) if with_leaves else None)
+        strong_to_move = board.turn == (chess.WHITE if strong_is_white else chess.BLACK)
+        engine, budget = (strong, nodes) if strong_to_move else (weak, max(1, nodes // 10))
+        chosen = engine.play(board, chess.engine.Limit(nodes=budget)).move
+        move = _explore(position, position.parse_uci(chosen.uci()), epsilon, rng)
+        board.push_uci(position.uci(move))
+        position.push(move)
+        result = _outcome_value(board)
+    return builder.build(0.5 if result is None else result, label)

@@ -1,0 +1,84 @@
+"""A game turned into what the TD updates read: feature rows of the played positions and of their PV leaves.
+
+`GameRecord` rows are indexed by ply t: the position before move t (white-view features and phase) and the leaf of
+the principal variation searched from it (only for TD-Leaf/TD-Stem). `result` is the game's value for white.
+"""
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from eval.features import N_FEATURES, extract_features, game_phase
+from search.limits import SearchLimits
+
+FEATURE_DTYPE = np.int16  # counts are small; keeps records cheap to send between processes
+
+
+@dataclass
+class GameRecord:
+    """Feature rows of a game's played positions and (optionally) PV leaves, and its result for white."""
+
+    played: np.ndarray             # (plies, N_FEATURES)
+    played_phase: np.ndarray       # (plies,)
+    result: float
+    label: str = ""
+    leaf: Optional[np.ndarray] = None         # (plies, N_FEATURES)
+    leaf_phase: Optional[np.ndarray] = None   # (plies,)
+    leaf_fixed: Optional[np.ndarray] = None   # (plies,) outcome value of a game-ending leaf, NaN otherwise
+
+
+def features_of(position):
+    """(feature counts as a FEATURE_DTYPE row, phase) of a bitboard Position."""
+    counts = np.zeros(N_FEATURES, dtype=np.int64)
+    extract_features(position.tab, position.bb, position.st, counts)
+    return counts.astype(FEATURE_DTYPE), int(game_phase(position.bb))
+
+
+def leaf_of(position, result):
+    """(leaf Position, outcome value or NaN) of the principal variation `result` (a SearchResult) from `position`:
+    a mate found by the search is an outcome (1 or 0 for white); otherwise the position at the end of the PV."""
+    if result.is_mate:
+        mover_wins = result.score > 0
+        white_wins = mover_wins == position.white_to_move
+        return position, 1.0 if white_wins else 0.0
+    leaf = position.copy()
+    for move in result.pv:
+        leaf.push(move)
+    return leaf, float("nan")
+
+
+class RecordBuilder:
+    """Collects the rows of one game ply by ply, then builds its GameRecord."""
+
+    def __init__(self, with_leaves: bool):
+        self.with_leaves = with_leaves
+        self.played, self.phases, self.leaves, self.leaf_phases, self.fixed = [], [], [], [], []
+
+    def add(self, position, search_result=None) -> None:
+        """Add the position before a move and, with leaves, the PV of `search_result` searched from it."""
+        counts, phase = features_of(position)
+        self.played.append(counts)
+        self.phases.append(phase)
+        if self.with_leaves:
+            leaf, fixed = leaf_of(position, search_result)
+            counts, phase = features_of(leaf)
+            self.leaves.append(counts)
+            self.leaf_phases.append(phase)
+            self.fixed.append(fixed)
+
+    def build(self, result: float, label: str) -> GameRecord:
+        """The GameRecord of the plies added so far and the game's `result` for white."""
+        def rows(items):
+            return np.array(items, dtype=FEATURE_DTYPE).reshape(len(items), N_FEATURES)
+        record = GameRecord(rows(self.played), np.array(self.phases, dtype=np.int64), result, label)
+        if self.with_leaves:
+            record.leaf = rows(self.leaves)
+            record.leaf_phase = np.array(self.leaf_phases, dtype=np.int64)
+            record.leaf_fixed = np.array(self.fixed, dtype=np.float64)
+        return record
+
+
+def leaf_search_limits(depth: int) -> SearchLimits:
+    """The search that finds PV leaves of positions played by others (PGN or mentor games): fixed depth."""
+    return SearchLimits(depth=depth)

@@ -1,0 +1,52 @@
+"""The temporal-difference updates of one game, in white-view win probabilities.
+
+For values V_0..V_{T-1} of a game's positions and the result V_T, the temporal differences are
+d_t = V_{t+1} - V_t and the update (applied after the game) is  alpha * sum_t d_t e_t  with the eligibility trace
+e_t = lambda e_{t-1} + grad V_t  (e_{-1} = 0). The three methods differ in what V_t and grad V_t are taken from:
+- td-lambda: V and its gradient at the played positions (Flounder);
+- td-leaf:   V and its gradient at the leaves of the principal variations searched from them (KnightCap);
+- td-stem:   V at the leaves, the gradient at the played positions (Van den Heede).
+A leaf that ends the game (mate found by the search) has the fixed value of that outcome and no gradient.
+"""
+
+import numpy as np
+
+from mpcmc_engine.training.model import apply_step, values_and_gradients
+
+METHODS = ("td-lambda", "td-leaf", "td-stem")
+LEAF_METHODS = ("td-leaf", "td-stem")
+
+
+def eligibility_direction(values: np.ndarray, gradients: np.ndarray, final_value: float, lam: float):
+    """(sum_t d_t e_t, d): the summed trace-weighted temporal differences of a game and the differences d_t."""
+    errors = np.append(values[1:], final_value) - values
+    trace = np.zeros(gradients.shape[1])
+    direction = np.zeros(gradients.shape[1])
+    for t in range(len(values)):
+        trace = lam * trace + gradients[t]
+        direction += errors[t] * trace
+    return direction, errors
+
+
+def _leaf_values_and_gradients(vector, record):
+    """Values and gradients at the PV leaves, with game-ending leaves fixed to their outcome (gradient 0)."""
+    values, gradients = values_and_gradients(vector, record.leaf, record.leaf_phase)
+    fixed = ~np.isnan(record.leaf_fixed)
+    values[fixed] = record.leaf_fixed[fixed]
+    gradients[fixed] = 0.0
+    return values, gradients
+
+
+def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: float):
+    """(weights after learning from `record` with `method`, temporal differences of the game)."""
+    if method == "td-lambda":
+        values, gradients = values_and_gradients(vector, record.played, record.played_phase)
+    elif method == "td-leaf":
+        values, gradients = _leaf_values_and_gradients(vector, record)
+    elif method == "td-stem":
+        values, _ = _leaf_values_and_gradients(vector, record)
+        _, gradients = values_and_gradients(vector, record.played, record.played_phase)
+    else:
+        raise ValueError(f"unknown method {method!r} (expected one of {METHODS})")
+    direction, errors = eligibility_direction(values, gradients, record.result, lam)
+    return apply_step(vector, alpha * direction), errors

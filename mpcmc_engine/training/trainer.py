@@ -1,0 +1,120 @@
+"""The training loop: games generated in batches (in parallel), TD updates applied in game order, progress bar,
+checkpoints, learning curve, final weights.
+
+Game i's seed is drawn from the run's numpy Generator in game order and batches end at fixed game counts (multiples of
+BATCH_GAMES, of --checkpoint-every and of --curve-every), so the weights after N games depend only on the seed and
+settings: not on the number of workers, nor on whether the run was interrupted and resumed from a checkpoint.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from eval.weights import Weights, save_weights
+from mpcmc_engine.training.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
+from mpcmc_engine.training.curve import plot_curves, write_curve_csv
+from mpcmc_engine.training.generate import GamePool, SourceConfig
+from mpcmc_engine.training.model import float_weights, integer_weights
+from mpcmc_engine.training.td import game_update
+
+BATCH_GAMES = 8   # games generated with the same weights before their updates are applied
+
+
+@dataclass
+class TrainSettings:
+    """A run's settings: method, source, hyper-parameters, and where results go."""
+
+    method: str
+    source: SourceConfig
+    games: int
+    lam: float
+    alpha: float
+    seed: int
+    out: str
+    workers: int = 1
+    checkpoint_every: int = 0
+    curve_every: int = 0
+    curve: str = ""
+    command: str = ""
+
+    def fixed(self) -> dict:
+        """The settings a resumed run must share with the run that wrote the checkpoint."""
+        source = self.source
+        return {"method": self.method, "source": source.source, "nodes": source.nodes, "epsilon": source.epsilon,
+                "leaf_depth": source.leaf_depth, "mentor": source.mentor, "openings": source.openings,
+                "pgn_games": len(source.pgn_games), "lambda": self.lam, "alpha": self.alpha, "seed": self.seed,
+                "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every}
+
+
+def _batch_end(done: int, settings: TrainSettings) -> int:
+    """The game count at which the batch starting after `done` games ends."""
+    ends = [settings.games, (done // BATCH_GAMES + 1) * BATCH_GAMES]
+    for every in (settings.checkpoint_every, settings.curve_every):
+        if every:
+            ends.append((done // every + 1) * every)
+    return min(ends)
+
+
+def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe=None, log=print) -> Weights:
+    """Train from `initial` (or from the checkpoint when `resume`) for settings.games games in all; write the
+    weights to settings.out (and checkpoints, curve CSV/PNG when asked); return the final weights. `probe` (an
+    object with solved(weights) and a `positions` list) measures the learning curve."""
+    rng = np.random.default_rng(settings.seed)
+    where = checkpoint_path(settings.out)
+    if resume:
+        state = load_checkpoint(where, settings.fixed())
+        rng.bit_generator.state = state.rng_state
+        log(f"resuming from {where} after {state.games_done} games")
+    else:
+        state = TrainerState(float_weights(initial), 0, rng.bit_generator.state, settings.fixed())
+    provenance = settings.command or f"mpcmc-engine train --method {settings.method} --seed {settings.seed}"
+    if probe is not None and not state.curve:
+        state.curve.append(_curve_row(0, probe, state.vector, provenance, []))
+    pool = GamePool(settings.source, settings.workers)
+    errors = []
+    try:
+        with tqdm(total=settings.games, initial=state.games_done, unit="game", desc=settings.method) as bar:
+            while state.games_done < settings.games:
+                end = _batch_end(state.games_done, settings)
+                packed = integer_weights(state.vector, provenance).packed()
+                tasks = [(index, int(rng.integers(2 ** 62)), packed) for index in range(state.games_done, end)]
+                for record in pool.records(tasks):
+                    state.vector, differences = game_update(settings.method, state.vector, record, settings.lam,
+                                                            settings.alpha)
+                    errors.extend(np.abs(differences))
+                    state.games_done += 1
+                    bar.update(1)
+                    bar.set_postfix(mean_abs_td=f"{np.mean(errors[-2000:]):.4f}")
+                state.rng_state = rng.bit_generator.state
+                if probe is not None and settings.curve_every and state.games_done % settings.curve_every == 0:
+                    state.curve.append(_curve_row(state.games_done, probe, state.vector, provenance, errors))
+                    errors = []
+                    _write_curve(state.curve, settings)
+                if settings.checkpoint_every and state.games_done % settings.checkpoint_every == 0:
+                    save_checkpoint(state, where)
+    finally:
+        pool.close()
+    weights = integer_weights(state.vector, provenance)
+    save_weights(weights, settings.out)
+    save_checkpoint(state, where)
+    if probe is not None:
+        _write_curve(state.curve, settings)
+    return weights
+
+
+def _curve_row(games, probe, vector, provenance, errors) -> dict:
+    """One learning-curve point: WAC solved with the current weights and the mean |TD error| since the last one."""
+    solved = probe.solved(integer_weights(vector, provenance))
+    return {"games": games, "wac_solved": solved, "wac_total": len(probe.positions),
+            "mean_abs_td": float(np.mean(errors)) if len(errors) else 0.0}
+
+
+def _write_curve(rows, settings: TrainSettings) -> None:
+    """Write the curve CSV (beside the PNG) and the PNG of this run."""
+    if not settings.curve:
+        return
+    png = Path(settings.curve)
+    write_curve_csv(rows, png.with_suffix(".csv"))
+    plot_curves({settings.method: rows}, png)

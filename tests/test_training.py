@@ -1,0 +1,211 @@
+"""The TD trainer: each method's update against hand computation, eligibility traces, PGN reading, checkpoints and
+resume, repeatability, atomic weights files."""
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+from eval.features import N_FEATURES, PHASE_MAX
+from eval.weights import load_weights, material_only_weights
+from mpcmc_engine.training.checkpoint import checkpoint_path
+from mpcmc_engine.training.generate import SourceConfig
+from mpcmc_engine.training.model import float_weights, values_and_gradients
+from mpcmc_engine.training.pgn_games import read_pgn_games
+from mpcmc_engine.training.records import GameRecord
+from mpcmc_engine.training.td import eligibility_direction, game_update
+from mpcmc_engine.training.trainer import TrainSettings, train
+from mpcmc_engine.training.values import SCALE
+
+STOCKFISH = "/usr/games/stockfish"
+
+GAMES_PGN = """[Event "one"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "two"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "broken"]
+[Result "1-0"]
+
+1. e4 e5 2. Ke3 Nc6 1-0
+
+[Event "three"]
+[Result "1/2-1/2"]
+
+1. d4 d5 2. c4 c6 3. Nf3 Nf6 4. Nc3 e6 1/2-1/2
+
+[Event "unfinished"]
+[Result "*"]
+
+1. d4 *
+"""
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def synthetic_game(leaf_fixed=(np.nan, np.nan, np.nan)):
+    """A 3-position game over two features (0: material pawn, 1: tempo-like), phases 24, 12, 0; white won."""
+    played = np.zeros((3, N_FEATURES), dtype=np.int16)
+    played[:, 1] = [0, 1, 2]
+    played[:, 0] = [1, -1, 1]
+    leaf = np.zeros((3, N_FEATURES), dtype=np.int16)
+    leaf[:, 1] = [1, 1, 3]
+    leaf[:, 0] = [0, 1, 0]
+    phases = np.array([PHASE_MAX, PHASE_MAX // 2, 0])
+    return GameRecord(played, phases, 1.0, "synthetic", leaf, phases.copy(), np.array(leaf_fixed, dtype=float))
+
+
+def hand_values(vector, rows, phases):
+    """[(value, {weight index: dV/du})] computed term by term."""
+    out = []
+    for row, phase in zip(rows, phases):
+        share = phase / PHASE_MAX
+        cp = sum(row[i] * (share * vector[i] + (1 - share) * vector[N_FEATURES + i]) for i in (0, 1))
+        value = sigmoid(SCALE * cp)
+        slope = value * (1 - value)
+        gradient = {i: slope * share * row[i] for i in (0, 1)}
+        gradient.update({N_FEATURES + i: slope * (1 - share) * row[i] for i in (0, 1)})
+        out.append((value, gradient))
+    return out
+
+
+def hand_step(values, gradients, result, lam, alpha):
+    """alpha * sum_t d_t * sum_{k<=t} lam^(t-k) grad_k, in centipawns (divided by SCALE)."""
+    targets = values[1:] + [result]
+    step = {}
+    for t in range(len(values)):
+        d = targets[t] - values[t]
+        for k in range(t + 1):
+            for index, g in gradients[k].items():
+                step[index] = step.get(index, 0.0) + alpha * d * lam ** (t - k) * g / SCALE
+    return step
+
+
+def start_vector():
+    vector = float_weights(material_only_weights())
+    vector[1] = 40.0
+    vector[N_FEATURES + 1] = 10.0
+    return vector
+
+
+@pytest.mark.parametrize("method", ["td-lambda", "td-leaf", "td-stem"])
+def test_each_method_matches_the_hand_computed_update(method):
+    record, vector, lam, alpha = synthetic_game(), start_vector(), 0.7, 0.5
+    played = hand_values(vector, record.played, record.played_phase)
+    leaves = hand_values(vector, record.leaf, record.leaf_phase)
+    value_source = played if method == "td-lambda" else leaves
+    gradient_source = leaves if method == "td-leaf" else played
+    step = hand_step([v for v, _ in value_source], [g for _, g in gradient_source], 1.0, lam, alpha)
+    updated, errors = game_update(method, vector, record, lam, alpha)
+    expected = vector.copy()
+    for index, change in step.items():
+        expected[index] += change
+    assert np.allclose(updated, expected, rtol=0, atol=1e-9)
+    assert np.allclose(errors, [b - a for a, b in zip([v for v, _ in value_source],
+                                                      [v for v, _ in value_source][1:] + [1.0])])
+
+
+def test_game_ending_leaf_has_its_outcome_and_no_gradient():
+    record, vector = synthetic_game(leaf_fixed=(np.nan, np.nan, 1.0)), start_vector()
+    leaves = hand_values(vector, record.leaf, record.leaf_phase)
+    values = [leaves[0][0], leaves[1][0], 1.0]
+    gradients = [leaves[0][1], leaves[1][1], {}]
+    step = hand_step(values, gradients, 1.0, 0.7, 0.5)
+    updated, errors = game_update("td-leaf", vector, record, 0.7, 0.5)
+    assert errors[-1] == 0.0
+    assert updated[1] == pytest.approx(vector[1] + step[1], abs=1e-9)
+
+
+def test_eligibility_traces_at_lambda_zero_and_one():
+    rng = np.random.default_rng(0)
+    values, gradients, final = rng.random(5), rng.random((5, 3)), 1.0
+    direction, errors = eligibility_direction(values, gradients, final, 0.0)
+    assert np.allclose(direction, (errors[:, None] * gradients).sum(axis=0))
+    direction, _ = eligibility_direction(values, gradients, final, 1.0)   # TD(1): Monte Carlo, final - V_k
+    assert np.allclose(direction, ((final - values)[:, None] * gradients).sum(axis=0))
+
+
+def test_values_and_gradients_of_the_model():
+    vector = start_vector()
+    rows = synthetic_game().played
+    values, gradients = values_and_gradients(vector, rows, synthetic_game().played_phase)
+    for (value, gradient), got_value, got_gradient in zip(hand_values(vector, rows, [24, 12, 0]), values, gradients):
+        assert got_value == pytest.approx(value)
+        for index, g in gradient.items():
+            assert got_gradient[index] == pytest.approx(g)
+
+
+def test_malformed_pgn_games_are_skipped_with_file_and_line(tmp_path):
+    path = tmp_path / "games.pgn"
+    path.write_text(GAMES_PGN)
+    reports = []
+    games = read_pgn_games([str(path)], reports.append)
+    assert [game.result for game in games] == [1.0, 0.0, 0.5]
+    assert games[0].label == f"{path}:1" and games[2].label == f"{path}:16"
+    assert reports[0].startswith(f"{path}:11: game skipped: illegal san")
+    assert reports[1].startswith(f"{path}:21: game skipped: no game result")
+
+
+def pgn_settings(tmp_path, out, games, method="td-lambda", seed=3, workers=1, source="pgn", **extra):
+    path = tmp_path / "games.pgn"
+    path.write_text(GAMES_PGN)
+    pgn_games = tuple(read_pgn_games([str(path)], lambda line: None))
+    config = SourceConfig(source, method != "td-lambda", nodes=300, epsilon=0.2, leaf_depth=1, seed=seed,
+                          pgn_games=pgn_games if source == "pgn" else ())
+    return TrainSettings(method, config, games, 0.7, 0.05, seed, str(tmp_path / out), workers, **extra)
+
+
+def test_checkpoint_and_resume_equal_an_uninterrupted_run(tmp_path):
+    whole = train(pgn_settings(tmp_path, "whole.json", 24, method="td-leaf", checkpoint_every=8),
+                  material_only_weights(), log=lambda text: None)
+    train(pgn_settings(tmp_path, "parts.json", 16, method="td-leaf", checkpoint_every=8), material_only_weights())
+    assert checkpoint_path(tmp_path / "parts.json").exists()
+    resumed = train(pgn_settings(tmp_path, "parts.json", 24, method="td-leaf", checkpoint_every=8),
+                    material_only_weights(), resume=True, log=lambda text: None)
+    assert np.array_equal(whole.mg, resumed.mg) and np.array_equal(whole.eg, resumed.eg)
+    assert not np.array_equal(whole.mg, material_only_weights().mg)
+
+
+def test_resume_with_other_settings_is_refused(tmp_path):
+    train(pgn_settings(tmp_path, "w.json", 8, checkpoint_every=8), material_only_weights())
+    with pytest.raises(ValueError, match="other settings"):
+        train(pgn_settings(tmp_path, "w.json", 16, seed=4, checkpoint_every=8), material_only_weights(), resume=True)
+
+
+def test_selfplay_runs_repeat_with_the_same_seed(tmp_path):
+    first = train(pgn_settings(tmp_path, "a.json", 2, method="td-stem", source="selfplay"), material_only_weights())
+    again = train(pgn_settings(tmp_path, "b.json", 2, method="td-stem", source="selfplay"), material_only_weights())
+    other = train(pgn_settings(tmp_path, "c.json", 2, method="td-stem", source="selfplay", seed=9),
+                  material_only_weights())
+    assert np.array_equal(first.mg, again.mg) and np.array_equal(first.eg, again.eg)
+    assert not (np.array_equal(first.mg, other.mg) and np.array_equal(first.eg, other.eg))
+
+
+@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="no Stockfish to be the mentor")
+def test_mentor_games_train(tmp_path):
+    settings = pgn_settings(tmp_path, "m.json", 1, method="td-stem", source="selfplay")
+    settings.source = SourceConfig("mentor", True, nodes=500, leaf_depth=1, mentor=STOCKFISH, seed=3)
+    weights = train(settings, material_only_weights())
+    assert not np.array_equal(weights.eg, material_only_weights().eg)
+
+
+def test_weights_file_is_written_atomically_and_loads(tmp_path):
+    weights = train(pgn_settings(tmp_path, "w.json", 8), material_only_weights())
+    loaded = load_weights(tmp_path / "w.json")
+    assert np.array_equal(loaded.mg, weights.mg) and "mpcmc-engine train" in loaded.provenance
+    assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+
+
+@pytest.mark.slow
+def test_parallel_workers_give_the_same_weights(tmp_path):
+    one = train(pgn_settings(tmp_path, "one.json", 16, method="td-leaf"), material_only_weights())
+    two = train(pgn_settings(tmp_path, "two.json", 16, method="td-leaf", workers=2), material_only_weights())
+    assert np.array_equal(one.mg, two.mg) and np.array_equal(one.eg, two.eg)
