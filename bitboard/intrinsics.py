@@ -1,4 +1,4 @@
-"""Bit tricks compiled to single instructions (popcnt, tzcnt) through LLVM intrinsics; cacheable by numba."""
+"""Bit tricks compiled to single instructions (popcnt, tzcnt, bswap) through LLVM intrinsics; cacheable by numba."""
 
 from llvmlite import ir
 from numba import types
@@ -27,3 +27,15 @@ def lsb(typingctx, bits):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def flip_vertical(typingctx, bits):
+    """The uint64 bitboard mirrored top to bottom (square s -> s ^ 56): a byte swap, compiled to one instruction."""
+    if bits != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bswap(args[0])
+
+    return types.uint64(types.uint64), codegen

@@ -24,9 +24,8 @@ from bitboard.constants import (
     BB_ALL, BISHOP, BLACK, FILE_A, KING, KNIGHT, NOT_FILE_A, NOT_FILE_H, PAWN, QUEEN, RANK_1, ROOK, ST_SIDE, T_KING,
     T_KNIGHT, U0, U1, WHITE,
 )
-from bitboard.intrinsics import lsb, popcount
+from bitboard.intrinsics import flip_vertical, lsb, popcount
 from bitboard.jit import jit
-from eval.bitops import flip_vertical
 
 SIDE_TERM_BLOCKS = (
     ("mobility", 4),
