@@ -27,16 +27,16 @@ def test_mates_are_certain_and_shorter_wins_are_better():
     assert mate_in_1.probability == 1.0 and mated_in_2.probability == 0.0
     assert mate_in_1 > mate_in_3 > huge > DRAW > mated_in_5 > mated_in_2
     assert mate_in_3.for_opponent() == lost_in(5)
-    assert mate_in_3.to_uci_score() == "mate 3" and mated_in_2.to_uci_score() == "mate -2"
+    assert mate_in_3.uci_score() == ("mate", 3) and mated_in_2.uci_score() == ("mate", -2)
     assert mate_in_3.later(2) == won_in(7) and mated_in_2.later(2) == lost_in(6) and huge.later(2) == huge
     assert value_of_score(chess.engine.Mate(0)) == lost_in(0)
-    assert value_of_score(chess.engine.Cp(100)).to_uci_score() == "cp 100"
+    assert value_of_score(chess.engine.Cp(100)).uci_score() == ("cp", 100)
 
 
 def test_exact_outcomes():
     mated = chess.Board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").outcome()
     assert value_of_outcome(mated, chess.WHITE, 1) == won_in(1) and value_of_outcome(mated, chess.BLACK, 2) == lost_in(2)
-    assert won_in(1).to_uci_score() == "mate 1" and lost_in(2).to_uci_score() == "mate -1"
+    assert won_in(1).uci_score() == ("mate", 1) and lost_in(2).uci_score() == ("mate", -1)
     stalemate = chess.Board("k7/8/1QK5/8/8/8/8/8 b - - 0 1").outcome()
     assert value_of_outcome(stalemate, chess.WHITE, 1) == DRAW
 

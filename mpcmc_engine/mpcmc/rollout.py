@@ -43,7 +43,6 @@ class Decision:
     results: list = field(default_factory=list)
     fortified: bool = False
     complete: bool = True  # False when the budget ran out before every root move was scored
-    calls: int = 0
 
 
 @dataclass(frozen=True)
@@ -128,22 +127,18 @@ class Rollout:
                                                half=settings.mode == "half",
                                                root=board if settings.fortify else None)
         results = [first[i] for i in sorted(first)]
-        calls = len(moves) * (1 if settings.mode == "half" else 2) + settings.fortify
         if settings.mode == "two" and results:
-            results, deeper_calls = self._second_level(board, results, budget_seconds - first_budget, deadline,
-                                                       stop_event)
-            calls += deeper_calls
+            results = self._second_level(board, results, budget_seconds - first_budget, deadline, stop_event)
         decision = self._best(results, board, fallback, root_analysis)
         decision.complete = len(first) == len(moves)
-        decision.calls = calls
         if root_analysis is not None and root_analysis[0] is not None and root_analysis[1] > decision.value:
-            decision.move, decision.value, decision.reply = root_analysis
+            decision.move, decision.value = root_analysis
             decision.reply, decision.fortified = None, True
         return decision
 
     def _second_level(self, board, results, budget_seconds, deadline, stop_event):
         """Expand the best `two_step_keep` fraction of one-step results one level deeper (see module docstring);
-        return (the results that may be chosen, the number of sub-engine calls asked for)."""
+        return the results that may be chosen."""
         ranked = sorted(results, key=lambda r: r.value, reverse=True)
         kept = [r for r in ranked[:max(1, math.ceil(self.settings.two_step_keep * len(ranked)))] if not r.exact]
         pairs, owners = [], []
@@ -167,8 +162,8 @@ class Rollout:
                 result.expanded = True
         if best_below:
             # pruned moves may not be chosen over expanded ones
-            return [r for r in results if r.expanded or r.exact], 2 * len(pairs)
-        return results, 2 * len(pairs)
+            return [r for r in results if r.expanded or r.exact]
+        return results
 
     def _best(self, results, board, fallback, root_analysis) -> Decision:
         """The best result; when nothing was scored, the evaluator's own move, else fallback(), else any legal move."""

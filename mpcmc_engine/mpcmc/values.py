@@ -41,10 +41,6 @@ class Value(NamedTuple):
             return ("mate", (plies + 1) // 2) if self.mate > 0 else ("mate", -(plies // 2))
         return "cp", centipawns_of(self.probability)
 
-    def to_uci_score(self) -> str:
-        """`cp N` or `mate N` as an `info score` writes it."""
-        return "%s %d" % self.uci_score()
-
 
 DRAW = Value(0.5)
 
