@@ -42,21 +42,27 @@ def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", worke
 # `--nodes N` gives every sub-engine call of the MPC-MC engine N nodes (its `auto` limits) and the base engine N
 # nodes per move: the nominal opponent has the true opponent's strength.
 DETERMINISTIC = ["--fresh-hash"]
+# Stockfish against itself draws long games: both engines agreeing on the score ends them early
+ADJUDICATION = ["--resign-score", "800", "--resign-moves", "4", "--draw-score", "15", "--draw-moves", "10",
+                "--draw-after", "40"]
+SF_OPTIONS = ["Threads=1", "Hash=16"]
 CELLS = {
     # Tables 1 and 2: one-step, plain and fortified; this engine as evaluator, nominal and true opponent
     "one-det-2k": (_mpcmc("one"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
-    "one-det-10k": (_mpcmc("one"), PLAIN, [], ["--nodes", "10000"] + DETERMINISTIC),
     "one-sto-2k": (_mpcmc("one"), PLAIN, [], ["--nodes", "2000"]),
     "one-fort-det-2k": (_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
     "one-fort-sto-2k": (_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"]),
-    # Table 3: half-step; Table 4: two-step
+    "one-det-500": (_mpcmc("one"), PLAIN, [], ["--nodes", "500"] + DETERMINISTIC),
+    # Table 3: half-step; Table 4: two-step (the best 10% of the root moves expanded)
     "half-det-2k": (_mpcmc("half"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
-    "two-det-2k": (_mpcmc("two"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
-    # Stockfish 15.1 as evaluator and nominal opponent, against Stockfish
-    "sf-one-det-20k": (_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, ["Threads=1", "Hash=16"],
-                       ["--nodes", "20000"] + DETERMINISTIC),
-    "sf-one-sto-20k": (_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, ["Threads=1", "Hash=16"],
-                       ["--nodes", "20000"]),
+    "two-det-500": (_mpcmc("two") + ["MPCMC_TwoStepKeep=10"], PLAIN, [], ["--nodes", "500"] + DETERMINISTIC),
+    # Stockfish 15.1 as evaluator, nominal opponent and true opponent
+    "sf-one-det-5k": (_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, SF_OPTIONS,
+                      ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION),
+    # the same wall time per move: MPC-MC's sub-engine calls at 500 nodes (about 0.1 s a move with 2 workers),
+    # the base engine searching for the whole 0.15 s
+    "walltime-150ms": (_mpcmc("one") + ["MPCMC_EvalLimit=500 nodes", "MPCMC_OpponentLimit=500 nodes"], PLAIN, [],
+                       ["--movetime", "0.15"]),
 }
 
 
