@@ -130,3 +130,40 @@ def test_rollout_with_broken_engines_still_plays_a_legal_move_in_time():
         assert time.monotonic() - start < 4.0
     finally:
         pool.close()
+
+
+@needs_stockfish
+def test_fortification_plays_the_evaluators_root_move_when_its_value_beats_every_one_step_value():
+    # White to move; White actually wins with the f6 breakthrough, but a depth-1 evaluator sees only White's move and
+    # a quiescence search, so at the root it likes f4 (about -190 cp). The depth-10 nominal opponent answers every
+    # White move with a quiet reply (...f6, ...gxf6, ...Kb2/...Kd2) that the root search never looked at, and after
+    # it the same evaluator sees White about a pawn worse: each one-step value is below the root value (best:
+    # g5 ...f6, 0.255 against 0.331 in win probability), so fortification replaces g5 with the evaluator's f4.
+    # Depth limits, one worker (one evaluator hash, used in a fixed order) and fresh-game replies make it repeatable.
+    board = chess.Board("8/5pp1/7p/5P1P/2p3P1/2k5/5P2/2K5 w - - 0 1")
+    eval_limit, opponent_limit = parse_call_limit("depth 1"), parse_call_limit("depth 10")
+    spec = EngineSpec((STOCKFISH,), "stockfish", {"Threads": 1, "Hash": 16})
+    pool = WorkerPool(1, spec, spec)
+    try:
+        def decide(fortify):
+            settings = RolloutSettings(mode="one", fortify=fortify, eval_limit=eval_limit,
+                                       opponent_limit=opponent_limit)
+            return Rollout(pool, settings).decide(board, 5.0, time.monotonic() + 60)
+
+        fortified = decide(True)
+        plain = decide(False)
+        root_move, root_value = pool.workers[0].evaluator.analyse(board, eval_limit.to_engine_limit(0.0))
+    finally:
+        pool.close()
+
+    assert fortified.complete and len(fortified.results) == board.legal_moves.count()
+    best_one_step = max(fortified.results, key=lambda r: r.value)
+    assert fortified.fortified and fortified.reply is None
+    assert (fortified.move, fortified.value) == (root_move, root_value)
+    assert fortified.move != best_one_step.move
+    assert all(fortified.value > r.value for r in fortified.results)
+    assert fortified.value.probability - best_one_step.value.probability > 0.05  # measured: 0.076
+
+    assert plain.complete and not plain.fortified
+    assert plain.move == max(plain.results, key=lambda r: r.value).move == best_one_step.move
+    assert plain.value == best_one_step.value and plain.move != fortified.move

@@ -161,14 +161,18 @@ class SubEngine:
 
     def evaluate(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0) -> Value:
         """The engine's value of `board` from its side to move's view."""
-        return self.analyse(board, limit, deadline)[1]
+        return self._analyse(board, limit, deadline, chess.engine.INFO_SCORE)[1]
 
     def analyse(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0):
         """(best move or None, value from the side to move's view) of the engine's analysis of `board`."""
+        return self._analyse(board, limit, deadline, chess.engine.INFO_SCORE | chess.engine.INFO_PV)
+
+    def _analyse(self, board, limit, deadline, info):
+        """analyse() parsing only the `info` fields asked for (a PV costs the caller a board replay per line)."""
         def action(engine):
-            info = engine.analyse(board, limit)
-            if "score" not in info:
+            result = engine.analyse(board, limit, info=info)
+            if "score" not in result:
                 raise SubEngineError(f"{self.spec.display_name}: analysis without a score")
-            pv = info.get("pv") or [None]
-            return pv[0], value_of_score(info["score"].pov(board.turn))
+            pv = result.get("pv") or [None]
+            return pv[0], value_of_score(result["score"].pov(board.turn))
         return self._call(action, limit, deadline)
