@@ -11,7 +11,7 @@ import pytest
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
-from mpcmc_engine.engine_command import EngineSpec
+from mpcmc_engine.engine_command import EngineSpec, this_engine_command
 from mpcmc_engine.mpcmc.subengine import SubEngine, SubEngineError
 from mpcmc_engine.mpcmc.values import DRAW
 
@@ -71,6 +71,32 @@ def test_stalemating_move_is_scored_exactly_and_avoided(stockfish_pool, mode):
         assert by_move[move].exact and by_move[move].value == DRAW
     assert decision.move not in stalemating
     assert decision.value.probability > 0.9
+
+
+@pytest.fixture(scope="module")
+def internal_pool():
+    spec = EngineSpec(tuple(this_engine_command("--plain")), "internal", {})
+    pool = WorkerPool(2, spec, spec)
+    yield pool
+    pool.close()
+
+
+@pytest.mark.parametrize("engine", ["internal", pytest.param("stockfish", marks=needs_stockfish)])
+@pytest.mark.parametrize("mode", ["half", "one"])
+def test_capture_that_wins_material_only_if_the_reply_is_ignored_is_avoided(request, engine, mode):
+    # Qxd4 wins a knight, and loses the queen to ...exd4 (then king against king and pawn); every other move keeps
+    # the queen and wins. One-step predicts the recapture and scores the position after it; half-step scores the
+    # position after Qxd4 from Black's side, whose search finds the recapture.
+    pool = request.getfixturevalue(f"{engine}_pool")
+    board = chess.Board("4k3/8/8/4p3/3n4/8/8/3QK3 w - - 0 1")
+    trap = chess.Move.from_uci("d1d4")
+    decision = _rollout(pool, mode).decide(board, 5.0, time.monotonic() + 60)
+    assert decision.complete and len(decision.results) == 16
+    trap_result = next(r for r in decision.results if r.move == trap)
+    if mode == "one":
+        assert trap_result.reply == chess.Move.from_uci("e5d4")
+    assert trap_result.value.probability < 0.6
+    assert decision.move != trap and decision.value.probability > trap_result.value.probability + 0.15
 
 
 def _is_stalemate_after(board, move):

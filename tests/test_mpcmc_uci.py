@@ -138,3 +138,21 @@ def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engi
     elapsed = time.monotonic() - start
     assert elapsed < 1.0, f"bestmove after {elapsed:.3f} s"
     assert chess.Move.from_uci(move) in chess.Board().legal_moves
+
+
+def test_mpcmc_on_a_short_clock_never_loses_on_time(open_engine):
+    # 2 s for the whole game and no increment: the auto per-call limits and the hard deadline must keep every move
+    # inside the clock, even where the calls cannot all finish (the best move found so far is played)
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Workers": 2})
+    engine.ping()
+    board = chess.Board()
+    clock = 2.0
+    for _ in range(8):
+        start = time.monotonic()
+        result = engine.play(board, chess.engine.Limit(white_clock=clock, black_clock=clock))
+        clock -= time.monotonic() - start
+        assert clock > 0, "out of time"
+        assert result.move in board.legal_moves
+        board.push(result.move)
+    engine.quit()

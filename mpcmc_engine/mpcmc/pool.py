@@ -1,8 +1,8 @@
 """A pool of workers, each owning its own evaluator and nominal-opponent processes, kept alive across moves.
 
 A UCI process runs one search at a time, so parallelism comes from workers: `run` spreads tasks over them and
-returns, at the deadline at the latest, what finished; the engines of workers still busy then are killed so that
-they come free at once (a killed process is restarted on its next call).
+returns, at the deadline (plus a short grace for calls in flight) at the latest, what finished; the engines of workers
+still busy then are killed so that they come free at once (a killed process is restarted on its next call).
 """
 
 import concurrent.futures
@@ -12,6 +12,8 @@ import time
 
 from mpcmc_engine.engine_command import EngineSpec
 from mpcmc_engine.mpcmc.subengine import SubEngine
+
+KILL_GRACE_SECONDS = 0.025  # how long calls still running at the deadline may take to end before being killed
 
 
 class Worker:
@@ -74,29 +76,38 @@ class WorkerPool:
 
     def run(self, tasks, deadline: float, stop_event: threading.Event = None):
         """Run every task(worker) -> result; return [(index, result or exception)] of those done by `deadline`
-        (time.monotonic()) or before `stop_event` is set, in completion order."""
+        (time.monotonic()) or before `stop_event` is set (plus any that end within KILL_GRACE_SECONDS after), in
+        completion order."""
         futures = {self._executor.submit(self._run_one, task): index for index, task in enumerate(tasks)}
         done = []
+
+        def collect(finished):
+            for future in finished:
+                error = future.exception()
+                done.append((futures[future], error if error is not None else future.result()))
+
         pending = set(futures)
         while pending:
             timeout = max(0.0, deadline - time.monotonic()) if deadline else None
             if stop_event is not None:
                 timeout = 0.02 if timeout is None else min(timeout, 0.02)
             finished, pending = concurrent.futures.wait(pending, timeout, concurrent.futures.FIRST_COMPLETED)
-            for future in finished:
-                error = future.exception()
-                done.append((futures[future], error if error is not None else future.result()))
+            collect(finished)
             if (deadline and time.monotonic() >= deadline) or (stop_event is not None and stop_event.is_set()):
                 break
         if pending:
-            # out of time: drop what has not started, kill what runs (its worker returns to the pool when the failed
-            # call unwinds, and its processes are restarted on their next call); the caller gets no more waiting
-            for future in pending:
-                future.cancel()
-            with self._busy_lock:
-                busy = list(self._busy)
-            for worker in busy:
-                worker.abort()
+            # out of time: drop what has not started; a sub-engine call refuses to start past the deadline, so a
+            # running task ends with its current call - wait a moment for that, since a killed process costs a
+            # restart (seconds of loading) - then kill what still runs (its worker returns to the pool when the
+            # failed call unwinds, and its processes are restarted on their next call)
+            running = [future for future in pending if not future.cancel()]
+            finished, still_running = concurrent.futures.wait(running, KILL_GRACE_SECONDS)
+            collect(finished)
+            if still_running:
+                with self._busy_lock:
+                    busy = list(self._busy)
+                for worker in busy:
+                    worker.abort()
         return done
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ signal set (Linux), so none outlives this engine even when it is killed.
 """
 
 import ctypes
+import logging
 import signal
 import sys
 import threading
@@ -21,6 +22,18 @@ from mpcmc_engine.mpcmc.values import Value, value_of_score
 START_TIMEOUT_SECONDS = 30.0
 CALL_GRACE_SECONDS = 2.0  # a timed call may overrun its limit by this much before it counts as a hang
 UNTIMED_CALL_SECONDS = 60.0  # watchdog for node- or depth-limited calls
+
+
+class _KilledEngineNoise(logging.Filter):
+    """Drops asyncio's tracebacks about a sub-engine process that died (killed on purpose at a deadline, or crashed):
+    python-chess's background loop logs them at shutdown, and this module has reported the failure in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, chess.engine.EngineTerminatedError)
+
+
+logging.getLogger("asyncio").addFilter(_KilledEngineNoise())
 
 
 class SubEngineError(RuntimeError):
