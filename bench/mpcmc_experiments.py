@@ -2,6 +2,7 @@
 
 Usage: python bench/mpcmc_experiments.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
        python bench/mpcmc_experiments.py --list
+       python bench/mpcmc_experiments.py --table [--out DIR]
 
 Every cell is played with `mpcmc-engine match` from the paired openings of ../shared/data/openings/4mvs_+90_+99.epd
 and writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the summary:
@@ -15,8 +16,12 @@ W-D-L, Elo with its 95% interval, LOS, pentanomial counts). Settings of the pape
 import argparse
 import contextlib
 import io
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+
+import chess.pgn
 
 from mpcmc_engine.cli import main as cli_main
 from mpcmc_engine.engine_command import this_engine_command
@@ -38,7 +43,16 @@ def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", worke
     return options
 
 
-# cell name -> (MPC-MC engine options, base engine command, base engine options, per-move limit arguments).
+@dataclass(frozen=True)
+class Cell:
+    """A match of an MPC-MC engine (options) against a base engine (command, options) under per-move limits."""
+    mpcmc_options: list
+    base_command: str
+    base_options: list
+    limits: list
+    description: str
+
+
 # `--nodes N` gives every sub-engine call of the MPC-MC engine N nodes (its `auto` limits) and the base engine N
 # nodes per move: the nominal opponent has the true opponent's strength.
 DETERMINISTIC = ["--fresh-hash"]
@@ -48,34 +62,43 @@ ADJUDICATION = ["--resign-score", "800", "--resign-moves", "4", "--draw-score", 
 SF_OPTIONS = ["Threads=1", "Hash=16"]
 CELLS = {
     # Tables 1 and 2: one-step, plain and fortified; this engine as evaluator, nominal and true opponent
-    "one-det-2k": (_mpcmc("one"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
-    "one-sto-2k": (_mpcmc("one"), PLAIN, [], ["--nodes", "2000"]),
-    "one-fort-det-2k": (_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
-    "one-fort-sto-2k": (_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"]),
-    "one-det-500": (_mpcmc("one"), PLAIN, [], ["--nodes", "500"] + DETERMINISTIC),
+    "one-det-2k": Cell(_mpcmc("one"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC,
+                       "one-step, this engine 2000 nodes, deterministic"),
+    "one-sto-2k": Cell(_mpcmc("one"), PLAIN, [], ["--nodes", "2000"],
+                       "one-step, this engine 2000 nodes, stochastic"),
+    "one-fort-det-2k": Cell(_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC,
+                            "one-step fortified, this engine 2000 nodes, deterministic"),
+    "one-fort-sto-2k": Cell(_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"],
+                            "one-step fortified, this engine 2000 nodes, stochastic"),
+    "one-det-500": Cell(_mpcmc("one"), PLAIN, [], ["--nodes", "500"] + DETERMINISTIC,
+                        "one-step, this engine 500 nodes, deterministic"),
     # Table 3: half-step; Table 4: two-step (the best 10% of the root moves expanded)
-    "half-det-2k": (_mpcmc("half"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC),
-    "two-det-500": (_mpcmc("two") + ["MPCMC_TwoStepKeep=10"], PLAIN, [], ["--nodes", "500"] + DETERMINISTIC),
+    "half-det-2k": Cell(_mpcmc("half"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC,
+                        "half-step, this engine 2000 nodes, deterministic"),
+    "two-det-500": Cell(_mpcmc("two") + ["MPCMC_TwoStepKeep=10"], PLAIN, [], ["--nodes", "500"] + DETERMINISTIC,
+                        "two-step (best 10% expanded), this engine 500 nodes, deterministic"),
     # Stockfish 15.1 as evaluator, nominal opponent and true opponent
-    "sf-one-det-5k": (_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, SF_OPTIONS,
-                      ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION),
+    "sf-one-det-5k": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, SF_OPTIONS,
+                          ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION,
+                          "one-step, Stockfish 15.1 5000 nodes, deterministic, adjudicated"),
     # the same wall time per move: MPC-MC's sub-engine calls at 500 nodes (about 0.1 s a move with 2 workers),
     # the base engine searching for the whole 0.15 s
-    "walltime-150ms": (_mpcmc("one") + ["MPCMC_EvalLimit=500 nodes", "MPCMC_OpponentLimit=500 nodes"], PLAIN, [],
-                       ["--movetime", "0.15"]),
+    "walltime-150ms": Cell(_mpcmc("one") + ["MPCMC_EvalLimit=500 nodes", "MPCMC_OpponentLimit=500 nodes"], PLAIN,
+                           [], ["--movetime", "0.15"],
+                           "one-step with 500-node calls against the base engine, both 0.15 s a move"),
 }
 
 
 def run_cell(name, games, concurrency, out_dir: Path) -> int:
     """Play (or resume) one cell; write its PGN and summary; return the match command's exit status."""
-    mpcmc_options, base_command, base_options, limits = CELLS[name]
+    cell = CELLS[name]
     arguments = ["match", "--engine", SELF, "--name", f"mpcmc-{name}"]
-    for option in mpcmc_options:
+    for option in cell.mpcmc_options:
         arguments += ["--option", option]
-    arguments += ["--engine", base_command, "--name", "base"]
-    for option in base_options:
+    arguments += ["--engine", cell.base_command, "--name", "base"]
+    for option in cell.base_options:
         arguments += ["--option", option]
-    arguments += limits + ["--openings", str(OPENINGS), "--games", str(games), "--concurrency", str(concurrency),
+    arguments += cell.limits + ["--openings", str(OPENINGS), "--games", str(games), "--concurrency", str(concurrency),
                            "--seed", "1", "--pgn", str(out_dir / f"{name}.pgn"), "--event", f"MPC-MC {name}"]
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
@@ -86,6 +109,41 @@ def run_cell(name, games, concurrency, out_dir: Path) -> int:
     return status
 
 
+SECONDS_IN_COMMENT = re.compile(r"(\d+\.\d+)s\b")
+
+
+def seconds_per_move(pgn_path: Path) -> dict:
+    """{engine name: mean seconds per move} from the move comments of a match PGN (`{ score/depth 0.123s }`)."""
+    totals = {}
+    with open(pgn_path, encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            for node in game.mainline():
+                found = SECONDS_IN_COMMENT.search(node.comment)
+                if found:
+                    name = game.headers["White" if not node.turn() else "Black"]  # the side that made the move
+                    count, total = totals.get(name, (0, 0.0))
+                    totals[name] = (count + 1, total + float(found.group(1)))
+    return {name: total / count for name, (count, total) in totals.items()}
+
+
+def table(out_dir: Path) -> str:
+    """A markdown table of the cells played so far in `out_dir`: result, Elo, pentanomial counts, seconds a move."""
+    rows = ["| cell | setting | games | W-D-L | Elo (95%) | pentanomial | s/move MPC-MC / base |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, cell in CELLS.items():
+        summary, pgn = out_dir / f"{name}.txt", out_dir / f"{name}.pgn"
+        if not summary.exists() or not pgn.exists():
+            continue
+        text = summary.read_text()
+        games, wdl = re.search(r": (\d+) games, W-D-L (\S+)", text).groups()
+        elo = re.search(r"Elo (\S+) \(95%: ([^)]*)\)", text).groups()
+        pentanomial = re.search(r"\]: (\[[^]]*\])", text).group(1)
+        times = seconds_per_move(pgn)
+        rows.append(f"| {name} | {cell.description} | {games} | {wdl} | {elo[0]} ({elo[1]}) | {pentanomial} | "
+                    f"{times.get(f'mpcmc-{name}', 0):.3f} / {times.get('base', 0):.3f} |")
+    return "\n".join(rows)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cells", nargs="*", metavar="CELL", help="cells to play (see --list)")
@@ -93,9 +151,13 @@ def main(argv=None) -> int:
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--out", default="docs/results")
     parser.add_argument("--list", action="store_true", help="list the cells and exit")
+    parser.add_argument("--table", action="store_true", help="print the results in DIR as a markdown table")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(Path(args.out)))
+        return 0
     if args.list or not args.cells:
-        print("\n".join(CELLS))
+        print("\n".join(f"{name}: {cell.description}" for name, cell in CELLS.items()))
         return 0
     unknown = [cell for cell in args.cells if cell not in CELLS]
     if unknown:
