@@ -58,13 +58,16 @@ class SubEngine:
         self._lock = threading.Lock()  # guards _engine and _aborted
         self._start_lock = threading.Lock()  # one start at a time
         self._aborted = False
+        self._ready = False  # the current process has answered `isready`
         self.restarts = 0
 
     # --- process management ------------------------------------------------------------------------------------
     def _ensure_started(self) -> chess.engine.SimpleEngine:
         """The running engine, started, configured and ready if needed; raise SubEngineError when it cannot start.
 
-        The process is registered as soon as it answers `uciok`, so that abort() can kill it while it loads."""
+        A start is never cut short by abort() (a process killed while it loads would have to load again from the
+        beginning on the next call): an aborted call waits for the start to end, then fails, leaving the process
+        ready. close() kills a process at any time."""
         with self._start_lock:
             with self._lock:
                 if self._engine is not None:
@@ -78,17 +81,18 @@ class SubEngine:
                 raise SubEngineError(
                     f"{self.spec.display_name}: cannot start {' '.join(self.spec.command)}: {error}") from None
             with self._lock:
-                self._engine = engine
+                self._engine, self._ready = engine, False
             try:
-                if self._aborted:
-                    raise SubEngineError("aborted while starting")
                 if self.spec.options:
                     engine.configure(self.spec.options)
                 engine.ping()  # isready: the engine has loaded and taken the options
-            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
-                    SubEngineError) as error:
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
                 self._discard(engine)
                 raise SubEngineError(f"{self.spec.display_name}: not ready: {error}") from None
+            with self._lock:
+                self._ready = True
+                if self._aborted:
+                    raise SubEngineError(f"{self.spec.display_name}: aborted while starting (now ready)")
             return engine
 
     def _discard(self, engine) -> None:
@@ -113,9 +117,10 @@ class SubEngine:
         self._ensure_started()
 
     def abort(self) -> None:
-        """Kill the process now (from any thread); a call in progress fails at once and is not retried."""
+        """Kill the process now (from any thread) unless it is still starting; a call in progress fails at once (or
+        when the start ends) and is not retried."""
         with self._lock:
-            engine = self._engine
+            engine = self._engine if self._ready else None
             self._aborted = True
         if engine is not None:
             self._discard(engine)
