@@ -45,12 +45,14 @@ def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", worke
 
 @dataclass(frozen=True)
 class Cell:
-    """A match of an MPC-MC engine (options) against a base engine (command, options) under per-move limits."""
+    """A match of an MPC-MC engine (options) against a base engine (command, options) under per-move limits
+    (`mpcmc_limits`: the MPC-MC engine's own `--limit`s, replacing the match-wide limits for it)."""
     mpcmc_options: list
     base_command: str
     base_options: list
     limits: list
     description: str
+    mpcmc_limits: tuple = ()
 
 
 # `--nodes N` gives every sub-engine call of the MPC-MC engine N nodes (its `auto` limits) and the base engine N
@@ -81,11 +83,19 @@ CELLS = {
     "sf-one-det-5k": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, SF_OPTIONS,
                           ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION,
                           "one-step, Stockfish 15.1 5000 nodes, deterministic, adjudicated"),
-    # the same wall time per move: MPC-MC's sub-engine calls at 500 nodes (about 0.1 s a move with 2 workers),
-    # the base engine searching for the whole 0.15 s
-    "walltime-150ms": Cell(_mpcmc("one") + ["MPCMC_EvalLimit=500 nodes", "MPCMC_OpponentLimit=500 nodes"], PLAIN,
-                           [], ["--movetime", "0.15"],
-                           "one-step with 500-node calls against the base engine, both 0.15 s a move"),
+    # the paper's setting: every sub-engine call and every move of the true opponent gets the same time; the
+    # MPC-MC engine's own `go movetime 10` is only a safety cap (its 50 ms calls take about 2 s a move)
+    "sf-one-det-50ms": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
+                            + ["MPCMC_EvalLimit=50 ms", "MPCMC_OpponentLimit=50 ms"], STOCKFISH, SF_OPTIONS,
+                            ["--movetime", "0.05"] + DETERMINISTIC + ADJUDICATION,
+                            "one-step, Stockfish 15.1 50 ms a call and a move, deterministic, adjudicated",
+                            mpcmc_limits=("movetime=10",)),
+    # the same wall time per move: MPC-MC splits it over its sub-engine calls (`auto` limits), the base engine
+    # searches for all of it
+    "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.15"],
+                           "one-step against the base engine, both 0.15 s a move"),
+    "walltime-500ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.5"],
+                           "one-step against the base engine, both 0.5 s a move"),
 }
 
 
@@ -95,6 +105,8 @@ def run_cell(name, games, concurrency, out_dir: Path) -> int:
     arguments = ["match", "--engine", SELF, "--name", f"mpcmc-{name}"]
     for option in cell.mpcmc_options:
         arguments += ["--option", option]
+    for limit in cell.mpcmc_limits:
+        arguments += ["--limit", limit]
     arguments += ["--engine", cell.base_command, "--name", "base"]
     for option in cell.base_options:
         arguments += ["--option", option]

@@ -1,6 +1,7 @@
 """`mpcmc-engine match`: play a match between two UCI engines and report W/D/L, Elo, LOS, pentanomial and SPRT.
 
-Each `--engine CMD` starts an engine's group; the `--name` and `--option NAME=VALUE` flags after it belong to it.
+Each `--engine CMD` starts an engine's group; the `--name`, `--option NAME=VALUE` and `--limit KIND=VALUE` flags
+after it belong to it.
 See docs/measurement.md for the time control, adjudication, resume and SPRT conventions.
 """
 
@@ -10,23 +11,26 @@ import sys
 from mpcmc_engine.engine_command import parse_engine_command
 from mpcmc_engine.match.clock import TimeControl
 from mpcmc_engine.engine_command import EngineSpec, parse_option
-from mpcmc_engine.match.game import Adjudication, GameSettings
+from mpcmc_engine.match.game import Adjudication, GameSettings, MoveLimits
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.match.runner import MatchError, MatchPlan, run_match
 from mpcmc_engine.match.stats import Sprt
 
 
 class EngineGroupAction(argparse.Action):
-    """`--engine` opens a new engine group in `namespace.engines`; `--name`/`--option` fill the latest group."""
+    """`--engine` opens a new engine group in `namespace.engines`; `--name`/`--option`/`--limit` fill the latest
+    group."""
 
     def __call__(self, parser, namespace, value, option_string=None):
         groups = getattr(namespace, self.dest, None) or []
         if option_string == "--engine":
-            groups = groups + [{"command": value, "name": "", "options": {}}]
+            groups = groups + [{"command": value, "name": "", "options": {}, "limits": {}}]
         elif not groups:
             parser.error(f"{option_string} must follow the --engine it belongs to")
         elif option_string == "--name":
             groups[-1]["name"] = value
+        elif option_string == "--limit":
+            groups[-1]["limits"][value[0]] = value[1]
         else:
             groups[-1]["options"][value[0]] = value[1]
         setattr(namespace, self.dest, groups)
@@ -40,6 +44,21 @@ def positive_int(text: str) -> int:
     return value
 
 
+LIMIT_KINDS = {"movetime": ("movetime_s", float), "nodes": ("nodes", positive_int), "depth": ("depth", positive_int)}
+
+
+def parse_limit(text: str) -> tuple:
+    """`movetime=S`, `nodes=N` or `depth=D` as (MoveLimits field, value) (argparse type)."""
+    kind, _, value = text.partition("=")
+    if kind.strip() not in LIMIT_KINDS:
+        raise ValueError(f"{text!r}: expected movetime=S, nodes=N or depth=D")
+    field, convert = LIMIT_KINDS[kind.strip()]
+    converted = convert(value.strip())
+    if converted <= 0:
+        raise ValueError(f"{text!r}: the value must be positive")
+    return field, converted
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the `match` command's arguments to `parser`."""
     engine = parser.add_argument_group("engines (exactly two; --name/--option belong to the --engine before them)")
@@ -48,6 +67,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--name", dest="engines", action=EngineGroupAction, metavar="NAME", help="the engine's name in the PGN")
     engine.add_argument("--option", dest="engines", action=EngineGroupAction, type=parse_option,
                         metavar="NAME=VALUE", help="UCI option of the engine (repeatable)")
+    engine.add_argument("--limit", dest="engines", action=EngineGroupAction, type=parse_limit,
+                        metavar="KIND=VALUE", help="the engine's own fixed limit per move, movetime=S, nodes=N or "
+                                                   "depth=D (repeatable); it then ignores --movetime/--nodes/--depth")
     limits = parser.add_argument_group("limits per move (combine freely; --tc keeps a real clock)")
     limits.add_argument("--tc", type=TimeControl.parse, help="time control BASE+INC or MOVES/BASE+INC in seconds")
     limits.add_argument("--movetime", type=float, metavar="S", help="seconds per move")
@@ -82,14 +104,17 @@ def plan_from(args) -> MatchPlan:
     groups = args.engines or []
     if len(groups) != 2:
         raise ValueError(f"exactly two --engine groups are needed, got {len(groups)}")
-    if not (args.tc or args.movetime or args.nodes or args.depth):
-        raise ValueError("give a limit: --tc, --movetime, --nodes and/or --depth")
-    settings = GameSettings(args.tc, args.movetime, args.nodes, args.depth, args.time_margin, args.hang_timeout,
+    limits = MoveLimits(args.movetime, args.nodes, args.depth)
+    engine_limits = tuple(MoveLimits(**group["limits"]) for group in groups)
+    if not args.tc and not all(own or limits for own in engine_limits):
+        raise ValueError("give a limit: --tc, --movetime, --nodes and/or --depth (or --limit for each engine)")
+    settings = GameSettings(args.tc, limits, args.time_margin, args.hang_timeout,
                             Adjudication(args.resign_score, args.resign_moves, args.draw_score, args.draw_moves,
                                          args.draw_after), args.fresh_hash)
     engines = tuple(EngineSpec(tuple(group["command"]), group["name"], group["options"]) for group in groups)
     openings = load_openings(args.openings, (args.games + 1) // 2, args.seed)
-    return MatchPlan(engines, settings, openings, args.games, args.concurrency, args.pgn, args.event, args.sprt)
+    return MatchPlan(engines, settings, openings, args.games, args.concurrency, args.pgn, args.event, args.sprt,
+                     engine_limits)
 
 
 def run(args) -> int:

@@ -175,3 +175,20 @@ def test_fresh_hash_sends_ucinewgame_before_every_move(tmp_path, openings, capsy
     goes = sum(line.startswith("go ") for line in sent)
     assert goes > 0
     assert sum(line == "ucinewgame" for line in sent) >= goes
+
+
+def test_an_engine_of_its_own_limit(tmp_path, openings, capsys):
+    log, other_log = tmp_path / "own.log", tmp_path / "other.log"
+    pgn = tmp_path / "own.pgn"
+    assert main(["match", "--engine", f"sh -c 'tee -a {log} | {STOCKFISH}'", "--name", "own", "--limit", "nodes=300",
+                 "--limit", "depth=30", "--engine", f"sh -c 'tee -a {other_log} | {STOCKFISH}'", "--name", "other",
+                 "--movetime", "0.02", "--openings", openings, "--games", "2", "--pgn", str(pgn), "--quiet"]) == 0
+    own_goes = [line for line in log.read_text().splitlines() if line.startswith("go ")]
+    other_goes = [line for line in other_log.read_text().splitlines() if line.startswith("go ")]
+    assert own_goes and all(line == "go depth 30 nodes 300" for line in own_goes), own_goes[:3]
+    assert other_goes and all(line == "go movetime 20" for line in other_goes), other_goes[:3]
+    # a match-wide limit is needed only by an engine without limits of its own
+    assert main(["match", "--engine", STOCKFISH, "--limit", "nodes=10", "--engine", STOCKFISH]) == 1
+    assert "give a limit" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["match", "--engine", STOCKFISH, "--limit", "time=3", "--engine", STOCKFISH, "--nodes", "10"])

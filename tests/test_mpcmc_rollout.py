@@ -118,7 +118,11 @@ def test_one_step_predicts_the_reply_and_puts_it_in_the_result(stockfish_pool):
 
 @needs_stockfish
 def test_deadline_is_kept_even_with_slow_calls(stockfish_pool):
-    # 20 root moves with 1 s calls cannot finish in 0.6 s: the decision still comes in time, with a legal move
+    # 20 root moves with 1 s calls cannot finish in 0.6 s: the decision still comes in time, with a legal move; the
+    # calls in flight were cut to end before the deadline, so no process was killed (a restart costs seconds)
+    stockfish_pool.start(with_opponents=True)
+    engines = [e for w in stockfish_pool.workers for e in (w.evaluator, w.opponent)]
+    pids = [engine.pid for engine in engines]
     rollout = Rollout(stockfish_pool, RolloutSettings(mode="one", eval_limit=parse_call_limit("1000ms"),
                                                       opponent_limit=parse_call_limit("1000ms")))
     board = chess.Board()
@@ -127,6 +131,8 @@ def test_deadline_is_kept_even_with_slow_calls(stockfish_pool):
     assert time.monotonic() - start < 1.5
     assert decision.move in board.legal_moves
     assert not decision.complete
+    time.sleep(0.3)
+    assert [engine.pid for engine in engines] == pids and all(_alive(pid) for pid in pids)
 
 
 def _fake(mode):

@@ -38,13 +38,23 @@ class Adjudication:
 
 
 @dataclass(frozen=True)
-class GameSettings:
-    """Per-move limits (any combination), the failure tolerances and adjudication of every game."""
+class MoveLimits:
+    """Fixed limits sent with every `go` of an engine (any combination; none at all with a clock alone)."""
 
-    time_control: Optional[TimeControl] = None
     movetime_s: Optional[float] = None
     nodes: Optional[int] = None
     depth: Optional[int] = None
+
+    def __bool__(self) -> bool:
+        return any(value is not None for value in (self.movetime_s, self.nodes, self.depth))
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The clock, the match-wide fixed limits per move, the failure tolerances and adjudication of every game."""
+
+    time_control: Optional[TimeControl] = None
+    limits: MoveLimits = MoveLimits()
     time_margin_s: float = 0.1
     hang_timeout_s: float = 30.0
     adjudication: Adjudication = Adjudication()
@@ -95,9 +105,9 @@ def adjudicated(board: chess.Board, white_scores: list, rules: Adjudication):
     return None
 
 
-def move_limit(settings: GameSettings, clock: Optional[Clock], color: chess.Color) -> chess.engine.Limit:
-    """The UCI `go` limit for `color`: the fixed limits plus both clocks when there is a clock."""
-    limit = chess.engine.Limit(time=settings.movetime_s, nodes=settings.nodes, depth=settings.depth)
+def move_limit(limits: MoveLimits, clock: Optional[Clock], color: chess.Color) -> chess.engine.Limit:
+    """The UCI `go` limit for `color`: its fixed limits plus both clocks when there is a clock."""
+    limit = chess.engine.Limit(time=limits.movetime_s, nodes=limits.nodes, depth=limits.depth)
     if clock is not None:
         limit.white_clock, limit.black_clock = clock.remaining[chess.WHITE], clock.remaining[chess.BLACK]
         limit.white_inc = limit.black_inc = clock.time_control.increment_s
@@ -105,8 +115,10 @@ def move_limit(settings: GameSettings, clock: Optional[Clock], color: chess.Colo
     return limit
 
 
-def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettings, game_id: object) -> GameRecord:
-    """Play `opening` to the end with engines[color] (chess.engine.SimpleEngine) named names[color].
+def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettings, game_id: object,
+              own_limits: Optional[dict] = None) -> GameRecord:
+    """Play `opening` to the end with engines[color] (chess.engine.SimpleEngine) named names[color]; an engine
+    with limits in `own_limits` ({color: MoveLimits}) gets those instead of the match-wide `settings.limits`.
 
     Never raises for engine misbehaviour: it ends the game with the offender's loss and sets `offender` so the
     caller can restart that engine. `game_id` makes python-chess send `ucinewgame` once per game."""
@@ -129,14 +141,15 @@ def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettin
         if verdict is not None:
             return GameRecord(opening, board, comments, verdict[0], "adjudication", verdict[1])
         color, name = board.turn, names[board.turn]
+        limits = (own_limits or {}).get(color) or settings.limits
         if clock is not None:
             clock.start_move(color)
             timeout_s = clock.remaining[color] + settings.time_margin_s
         else:
-            timeout_s = (settings.movetime_s or 0.0) + settings.hang_timeout_s
+            timeout_s = (limits.movetime_s or 0.0) + settings.hang_timeout_s
         started = time.monotonic()
         try:
-            played = play_within(engines[color], board, move_limit(settings, clock, color), timeout_s,
+            played = play_within(engines[color], board, move_limit(limits, clock, color), timeout_s,
                                  game=object() if settings.fresh_hash else game_id)
         except TimeoutError:
             if clock is not None:

@@ -19,7 +19,7 @@ import chess.engine
 from tqdm import tqdm
 
 from mpcmc_engine.match.engines import open_engine
-from mpcmc_engine.match.game import GameRecord, GameSettings, loss_for, play_game
+from mpcmc_engine.match.game import GameRecord, GameSettings, MoveLimits, loss_for, play_game
 from mpcmc_engine.match.openings import game_index_of, round_label, scheduled
 from mpcmc_engine.match.pgn_file import append_game, drop_incomplete_tail, game_pgn, read_stored_games
 from mpcmc_engine.match.stats import Sprt
@@ -34,7 +34,8 @@ class MatchError(Exception):
 
 @dataclass(frozen=True)
 class MatchPlan:
-    """Everything a match needs: the two engines (engine 1 first), game settings, ordered openings, game count."""
+    """Everything a match needs: the two engines (engine 1 first), game settings, ordered openings, game count,
+    and each engine's own fixed limits (empty MoveLimits: the match-wide ones)."""
 
     engines: tuple
     settings: GameSettings
@@ -44,6 +45,7 @@ class MatchPlan:
     pgn_path: Optional[str] = None
     event: str = "mpcmc-engine match"
     sprt: Optional[Sprt] = None
+    engine_limits: tuple = (MoveLimits(), MoveLimits())
 
     @property
     def names(self) -> tuple:
@@ -109,7 +111,8 @@ class Worker:
             except START_ERRORS as error:
                 return GameRecord(opening, opening.board(), [], loss_for(color), "abandoned",
                                   f"{names[color]} could not start: {error}", color)
-        record = play_game(engines, names, opening, self.plan.settings, game_id=game_index)
+        own_limits = {color: self.plan.engine_limits[number] for color, number in players.items()}
+        record = play_game(engines, names, opening, self.plan.settings, game_id=game_index, own_limits=own_limits)
         if record.offender is not None:
             self.restart_later(players[record.offender])
         return record

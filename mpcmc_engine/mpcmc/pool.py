@@ -1,8 +1,11 @@
 """A pool of workers, each owning its own evaluator and nominal-opponent processes, kept alive across moves.
 
 A UCI process runs one search at a time, so parallelism comes from workers: `run` spreads tasks over them and
-returns, at the deadline (plus a short grace for calls in flight) at the latest, what finished; the engines of workers
-still busy then are killed so that they come free at once (a killed process is restarted on its next call).
+returns, at the deadline (plus a short grace for calls in flight) at the latest, what finished. A sub-engine call's
+time is cut to end before the deadline (subengine.within_deadline), so calls still in flight then end by themselves a
+moment later and their workers come free with their processes alive; a hung one is killed by its call's watchdog.
+Only a stop (`stop_event`) kills the processes of busy workers at once (a killed process is restarted, which takes
+seconds for this engine, on its next call).
 """
 
 import concurrent.futures
@@ -13,7 +16,7 @@ import time
 from mpcmc_engine.engine_command import EngineSpec
 from mpcmc_engine.mpcmc.subengine import SubEngine
 
-KILL_GRACE_SECONDS = 0.025  # how long calls still running at the deadline may take to end before being killed
+LATE_CALL_GRACE_SECONDS = 0.025  # how long run() waits for calls still in flight at the deadline or a stop
 
 
 class Worker:
@@ -76,8 +79,8 @@ class WorkerPool:
 
     def run(self, tasks, deadline: float, stop_event: threading.Event = None):
         """Run every task(worker) -> result; return [(index, result or exception)] of those done by `deadline`
-        (time.monotonic()) or before `stop_event` is set (plus any that end within KILL_GRACE_SECONDS after), in
-        completion order."""
+        (time.monotonic()) or before `stop_event` is set (plus any that end within LATE_CALL_GRACE_SECONDS after),
+        in completion order."""
         futures = {self._executor.submit(self._run_one, task): index for index, task in enumerate(tasks)}
         done = []
 
@@ -96,14 +99,15 @@ class WorkerPool:
             if (deadline and time.monotonic() >= deadline) or (stop_event is not None and stop_event.is_set()):
                 break
         if pending:
-            # out of time: drop what has not started; a sub-engine call refuses to start past the deadline, so a
-            # running task ends with its current call - wait a moment for that, since a killed process costs a
-            # restart (seconds of loading) - then kill what still runs (its worker returns to the pool when the
-            # failed call unwinds, and its processes are restarted on their next call)
+            # drop what has not started; a sub-engine call refuses to start past the deadline, so a running task ends
+            # with its current call, whose time ends before the deadline: wait a moment for it, then return without
+            # it. After a stop, kill what still runs instead (its calls may be long); its worker returns to the pool
+            # when the failed call unwinds.
+            stopped = stop_event is not None and stop_event.is_set() and not (deadline and time.monotonic() >= deadline)
             running = [future for future in pending if not future.cancel()]
-            finished, still_running = concurrent.futures.wait(running, KILL_GRACE_SECONDS)
+            finished, still_running = concurrent.futures.wait(running, LATE_CALL_GRACE_SECONDS)
             collect(finished)
-            if still_running:
+            if still_running and stopped:
                 with self._busy_lock:
                     busy = list(self._busy)
                 for worker in busy:

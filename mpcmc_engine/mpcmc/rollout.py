@@ -53,7 +53,7 @@ class RolloutSettings:
     two_step_keep: float = 0.25
     eval_limit: CallLimit = CallLimit()
     opponent_limit: CallLimit = CallLimit()
-    call_overhead_seconds: float = 0.01
+    call_overhead_seconds: float = 0.003  # a call's round trip at 1 node, docs/results/parallel.txt
 
 
 def _exact_value(board: chess.Board, us: chess.Color, plies: int):

@@ -6,6 +6,7 @@ signal set (Linux), so none outlives this engine even when it is killed.
 """
 
 import ctypes
+import dataclasses
 import logging
 import signal
 import sys
@@ -22,6 +23,7 @@ from mpcmc_engine.mpcmc.values import Value, value_of_score
 START_TIMEOUT_SECONDS = 30.0
 CALL_GRACE_SECONDS = 2.0  # a timed call may overrun its limit by this much before it counts as a hang
 UNTIMED_CALL_SECONDS = 60.0  # watchdog for node- or depth-limited calls
+STOP_MARGIN_SECONDS = 0.010  # a call's time ends this long before the deadline, for the engine to answer
 
 
 class _KilledEngineNoise(logging.Filter):
@@ -47,6 +49,17 @@ def _die_with_parent():
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except OSError:
             pass
+
+
+def within_deadline(limit: chess.engine.Limit, deadline: float) -> chess.engine.Limit:
+    """`limit` with its time cut to end STOP_MARGIN_SECONDS before `deadline` (time.monotonic(); 0: no deadline),
+    at least 1 ms."""
+    if not deadline:
+        return limit
+    left = max(0.001, deadline - time.monotonic() - STOP_MARGIN_SECONDS)
+    if limit.time is not None and limit.time <= left:
+        return limit
+    return dataclasses.replace(limit, time=left)
 
 
 class SubEngine:
@@ -142,19 +155,21 @@ class SubEngine:
 
     # --- calls ---------------------------------------------------------------------------------------------------
     def _call(self, action, limit: chess.engine.Limit, deadline: float):
-        """Run action(engine) under a watchdog, retrying once on a fresh process; deadline is time.monotonic()."""
-        budget = (limit.time + CALL_GRACE_SECONDS) if limit.time is not None else UNTIMED_CALL_SECONDS
+        """Run action(engine, limit) under a watchdog, retrying once on a fresh process; deadline is
+        time.monotonic() (0 for none). The limit's time is cut to end before the deadline, so that the engine
+        stops by itself and stays alive rather than being killed there."""
         failure = None
         for _ in range(2):
-            remaining = deadline - time.monotonic() if deadline else budget
-            if remaining <= 0 or self._aborted:
+            if (deadline and time.monotonic() >= deadline) or self._aborted:
                 break
             engine = self._ensure_started()
-            watchdog = threading.Timer(min(budget, remaining), self._discard, args=(engine,))
+            call_limit = within_deadline(limit, deadline)
+            budget = (call_limit.time + CALL_GRACE_SECONDS) if call_limit.time is not None else UNTIMED_CALL_SECONDS
+            watchdog = threading.Timer(budget, self._discard, args=(engine,))
             watchdog.daemon = True
             watchdog.start()
             try:
-                return action(engine)
+                return action(engine, call_limit)
             except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
                     SubEngineError, ValueError) as error:
                 failure = error
@@ -170,7 +185,7 @@ class SubEngine:
              fresh: bool = False) -> chess.Move:
         """The engine's move in `board` (from `play`, as a strength-limited engine really plays); with `fresh` its
         hash is cleared first (`ucinewgame`) so that the reply is reproducible."""
-        def action(engine):
+        def action(engine, limit):
             result = engine.play(board, limit, game=uuid.uuid4() if fresh else None)
             if result.move is None or result.move not in board.legal_moves:
                 raise SubEngineError(f"{self.spec.display_name}: no legal move returned")
@@ -187,7 +202,7 @@ class SubEngine:
 
     def _analyse(self, board, limit, deadline, info):
         """analyse() parsing only the `info` fields asked for (a PV costs the caller a board replay per line)."""
-        def action(engine):
+        def action(engine, limit):
             result = engine.analyse(board, limit, info=info)
             if "score" not in result:
                 raise SubEngineError(f"{self.spec.display_name}: analysis without a score")
