@@ -12,7 +12,7 @@ def mpcmc_budget(go, budget, start_ns: int) -> tuple:
     """(seconds to plan for, hard deadline as time.monotonic() or 0 for none, per-call limit or None) of a `go`.
 
     With a clock or movetime, the time manager's soft deadline is the plan and its hard deadline (less a margin) the
-    limit. Without, `go nodes N` / `go depth D` become the limit of every `auto` sub-engine call, with no deadline;
+    limit; the plan never reaches past the limit. Without, `go nodes N` / `go depth D` become the limit of every `auto` sub-engine call, with no deadline;
     a bare `go` plans DEFAULT_BUDGET_SECONDS.
     """
     if budget is not None:
@@ -20,7 +20,8 @@ def mpcmc_budget(go, budget, start_ns: int) -> tuple:
         now_ns = time.monotonic_ns()
         plan_seconds = max(0.001, (soft_ns - now_ns) / 1e9)
         margin = min(DEADLINE_MARGIN_SECONDS, 0.2 * (hard_ns - now_ns) / 1e9)
-        return plan_seconds, max(now_ns / 1e9 + 0.001, hard_ns / 1e9 - margin), None
+        deadline = max(now_ns / 1e9 + 0.001, hard_ns / 1e9 - margin)
+        return min(plan_seconds, deadline - now_ns / 1e9), deadline, None
     if go.nodes is not None:
         return DEFAULT_BUDGET_SECONDS, 0.0, CallLimit(nodes=go.nodes)
     if go.depth is not None:
