@@ -154,8 +154,8 @@ class Engine:
             self.perft(go.perft)
             return
         if self.mpcmc.config.enabled and not (go.infinite or go.ponder) and self.board.legal_moves.count() > 1:
-            self._start_mpcmc(go, start_ns)
-            return
+            if self._start_mpcmc(go, start_ns):
+                return
         position, board = self.position.copy(), self.board.copy()
         legal = position.legal_moves()
         root_moves = self._root_moves(position, board, go.searchmoves, legal)
@@ -302,17 +302,26 @@ class Engine:
         return texts
 
     # --- the MPC-MC meta layer ----------------------------------------------------------------------------------
-    def _start_mpcmc(self, go, start_ns: int) -> None:
-        """Start an MPC-MC decision in a worker thread; it ends with exactly one bestmove, like a search."""
+    def _start_mpcmc(self, go, start_ns: int) -> bool:
+        """Start an MPC-MC decision in a worker thread, which ends with exactly one bestmove like a search; return
+        False (and say why in an `info string`) when the time left cannot score every legal move, so that the plain
+        search plays this move instead."""
         position, board = self.position.copy(), self.board.copy()
+        budget = plan(go, board.turn == chess.WHITE, board.ply(), self.options["Move Overhead"])
+        budget_seconds, deadline, call_limit = mpcmc_budget(go, budget, start_ns)
+        moves = board.legal_moves.count()
+        if deadline and not self.mpcmc.fits(moves, deadline - time.monotonic()):
+            self.listener.text(f"info string mpcmc: {moves} legal moves cannot all be scored in "
+                               f"{1000 * (deadline - time.monotonic()):.0f} ms; plain search")
+            return False
         job = _SearchJob(position, board, SearchLimits(), go, position.legal_moves())
         self._job = job
-        budget = plan(go, board.turn == chess.WHITE, board.ply(), self.options["Move Overhead"])
-        threading.Thread(target=self._mpcmc_move, args=(job, budget, start_ns), name="mpcmc", daemon=True).start()
+        threading.Thread(target=self._mpcmc_move, args=(job, budget_seconds, deadline, call_limit, start_ns),
+                         name="mpcmc", daemon=True).start()
+        return True
 
-    def _mpcmc_move(self, job, budget, start_ns: int) -> None:
+    def _mpcmc_move(self, job, budget_seconds, deadline, call_limit, start_ns: int) -> None:
         """Worker thread: decide with MPC-MC, report the choice (and every root move when asked), send bestmove."""
-        budget_seconds, deadline, call_limit = mpcmc_budget(job.go, budget, start_ns)
         best, ponder = None, None
         try:
             decision = self.mpcmc.decide(job.board, budget_seconds, deadline, job.stop_requested,

@@ -156,3 +156,17 @@ def test_mpcmc_on_a_short_clock_never_loses_on_time(open_engine):
         assert result.move in board.legal_moves
         board.push(result.move)
     engine.quit()
+
+
+def test_too_little_time_to_score_every_root_move_leaves_the_move_to_the_plain_search(open_engine):
+    # 20 root moves are 40 calls of at least 8 ms on 1 worker: they cannot fit in 0.1 s, but fit in 2 s
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Workers": 1, "UCI_ShowMPCMC": True})
+    engine.ping()
+    board = chess.Board()
+    for seconds, expected in ((0.1, "20 legal moves cannot all be scored"), (2.0, "mpcmc chose")):
+        with engine.analysis(board, chess.engine.Limit(time=seconds)) as analysis:
+            strings = [info["string"] for info in analysis if "string" in info]
+            assert analysis.wait().move in board.legal_moves
+        assert any(expected in line for line in strings), strings
+    engine.quit()

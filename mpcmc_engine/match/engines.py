@@ -8,15 +8,19 @@ import chess.engine
 from mpcmc_engine.engine_command import EngineSpec
 
 HANDSHAKE_TIMEOUT_S = 10.0  # `uci` -> `uciok` and option setting (python-chess's default)
+READY_TIMEOUT_S = 120.0  # `isready` -> `readyok`: loading, e.g. compiling numba code on a cold cache
 
 
 def open_engine(spec: EngineSpec) -> chess.engine.SimpleEngine:
-    """Start the engine of `spec` and set its options; raise chess.engine.EngineError or OSError on failure
-    (the process is closed again when configuring fails). The process gets its own process group, so a Ctrl-C
-    meant for the runner does not kill it in the middle of a game that would then be recorded as a crash."""
+    """Start the engine of `spec`, set its options and wait for `readyok` (as GUIs do: an engine may load there,
+    not in its first move); raise chess.engine.EngineError or OSError on failure (the process is closed again when
+    configuring fails). The process gets its own process group, so a Ctrl-C meant for the runner does not kill it in
+    the middle of a game that would then be recorded as a crash."""
     engine = chess.engine.SimpleEngine.popen_uci(list(spec.command), timeout=HANDSHAKE_TIMEOUT_S, setpgrp=True)
     try:
         engine.configure(spec.options)
+        ready = asyncio.wait_for(engine.protocol.ping(), READY_TIMEOUT_S)
+        asyncio.run_coroutine_threadsafe(ready, engine.protocol.loop).result()
     except BaseException:
         engine.close()
         raise

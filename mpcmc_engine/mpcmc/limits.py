@@ -58,7 +58,16 @@ def parse_call_limit(text: str) -> CallLimit:
     return CallLimit(nodes=max(1, int(amount)))
 
 
+def _rounds(calls: int, workers: int) -> int:
+    """Calls each of `workers` makes when `calls` are spread over them, rounded up."""
+    return max(1, -(-calls // max(1, workers)))
+
+
 def auto_call_seconds(budget_seconds: float, calls: int, workers: int, overhead_seconds: float) -> float:
     """Seconds for each of `calls` equal sub-engine calls run on `workers` in parallel within the budget."""
-    rounds = max(1, -(-calls // max(1, workers)))  # calls each worker makes, rounded up
-    return max(MIN_CALL_SECONDS, budget_seconds / rounds - overhead_seconds)
+    return max(MIN_CALL_SECONDS, budget_seconds / _rounds(calls, workers) - overhead_seconds)
+
+
+def least_seconds(calls: int, workers: int, call_seconds: float, overhead_seconds: float) -> float:
+    """The wall time `calls` sub-engine calls of `call_seconds` each (at least MIN_CALL_SECONDS) take on `workers`."""
+    return _rounds(calls, workers) * (max(MIN_CALL_SECONDS, call_seconds) + overhead_seconds)

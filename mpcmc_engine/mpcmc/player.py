@@ -86,6 +86,11 @@ class MpcmcPlayer:
             self._pool = WorkerPool(self.config.workers, self.config.evaluator, self.config.opponent)
         return self._pool
 
+    def fits(self, legal_moves: int, seconds: float) -> bool:
+        """Whether the first level (every one of `legal_moves`: the first step is exact) can be scored in
+        `seconds` on the configured workers."""
+        return self.config.rollout.first_step_seconds(legal_moves, self.config.workers) <= seconds
+
     def warm_up(self) -> None:
         """Start the sub-engine processes now (so that the first move does not pay for it)."""
         self._ensure_pool().start(with_opponents=self.config.mode != "half")

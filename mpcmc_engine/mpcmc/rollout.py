@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds
+from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds, least_seconds
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.values import Value, value_of_outcome
 
@@ -54,6 +54,17 @@ class RolloutSettings:
     eval_limit: CallLimit = CallLimit()
     opponent_limit: CallLimit = CallLimit()
     call_overhead_seconds: float = 0.003  # a call's round trip at 1 node, docs/results/parallel.txt
+
+    def first_step_calls(self, legal_moves: int) -> int:
+        """Sub-engine calls of the first level: one (half-step) or two per legal move, plus the fortification's
+        analysis of the root."""
+        return legal_moves * (1 if self.mode == "half" else 2) + self.fortify
+
+    def first_step_seconds(self, legal_moves: int, workers: int) -> float:
+        """The least wall time in which the first level can be scored on `workers` (fixed-time calls at their
+        length, every other call at the shortest a call may be)."""
+        call_ms = max(limit.milliseconds or 0 for limit in (self.eval_limit, self.opponent_limit))
+        return least_seconds(self.first_step_calls(legal_moves), workers, call_ms / 1000, self.call_overhead_seconds)
 
 
 def _exact_value(board: chess.Board, us: chess.Color, plies: int):
