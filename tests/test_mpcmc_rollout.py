@@ -9,6 +9,7 @@ import chess
 import pytest
 
 from mpcmc_engine.mpcmc.limits import parse_call_limit
+from mpcmc_engine.mpcmc.player import config_from_options
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.engine_command import EngineSpec, this_engine_command
@@ -199,3 +200,14 @@ def test_fortification_plays_the_evaluators_root_move_when_its_value_beats_every
     assert plain.complete and not plain.fortified
     assert plain.move == max(plain.results, key=lambda r: r.value).move == best_one_step.move
     assert plain.value == best_one_step.value and plain.move != fortified.move
+
+
+def test_internal_sub_engines_keep_no_move_overhead_unless_told():
+    # a 50 ms call of this engine searched 29 ms with its default Move Overhead of 30 ms
+    config = config_from_options({"MPCMC": "one", "MPCMC_Opponent": "internal",
+                                  "MPCMC_EvaluatorOptions": "Move Overhead=12; Hash=8"})
+    assert config.opponent.options == {"Move Overhead": 0}
+    assert config.evaluator.options == {"Move Overhead": "12", "Hash": "8"}
+    assert "--plain" in config.evaluator.command
+    external = config_from_options({"MPCMC": "one", "MPCMC_Evaluator": STOCKFISH})
+    assert external.evaluator.options == {}
