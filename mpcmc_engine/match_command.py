@@ -61,7 +61,8 @@ def parse_limit(text: str) -> tuple:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the `match` command's arguments to `parser`."""
-    engine = parser.add_argument_group("engines (exactly two; --name/--option belong to the --engine before them)")
+    engine = parser.add_argument_group(
+        "engines (exactly two; --name/--option/--limit belong to the --engine before them)")
     engine.add_argument("--engine", dest="engines", action=EngineGroupAction, type=parse_engine_command,
                         metavar="CMD", help="engine command line (shlex-split, no shell)")
     engine.add_argument("--name", dest="engines", action=EngineGroupAction, metavar="NAME", help="the engine's name in the PGN")
