@@ -29,10 +29,17 @@ def configure(parser) -> None:
     parser.add_argument("--init", default="", metavar="FILE", help="start weights (default: material values only)")
     parser.add_argument("--curve", default="", metavar="PNG", help="learning-curve plot (data in the .csv beside)")
     parser.add_argument("--curve-every", type=int, default=0, metavar="N", help="curve point every N games")
+    parser.add_argument("--curve-measure", choices=("match", "wac"), default="match",
+                        help="strength measure of the curve: a fixed-node match against the starting weights (Elo), "
+                             "or WAC positions solved (default: match)")
+    parser.add_argument("--curve-nodes", type=int, default=None,
+                        help="nodes per move (match) or per position (wac); default 1000 and 20000")
+    parser.add_argument("--curve-games", type=int, default=200, help="match: games per curve point (whole pairs)")
+    parser.add_argument("--curve-openings", default="", metavar="FILE",
+                        help="match: EPD or PGN openings (default: ../shared/data/openings/4mvs_+90_+99.epd)")
     parser.add_argument("--curve-suite", default="", metavar="EPD",
-                        help="test suite of the curve (default: ../shared/data/tactical/wac.epd)")
-    parser.add_argument("--curve-positions", type=int, default=100, help="suite positions in each curve point")
-    parser.add_argument("--curve-nodes", type=int, default=20000, help="nodes per WAC position")
+                        help="wac: test suite of the curve (default: ../shared/data/tactical/wac.epd)")
+    parser.add_argument("--curve-positions", type=int, default=100, help="wac: suite positions in each curve point")
     parser.add_argument("--out", required=True, metavar="FILE", help="weights file to write (atomically)")
 
 
@@ -48,12 +55,23 @@ def _check(args) -> str:
         return "--lambda and --epsilon must lie in [0, 1]"
     if args.curve and not args.curve_every:
         return "--curve needs --curve-every N"
+    if args.curve_games < 1 or args.curve_positions < 1 or (args.curve_nodes is not None and args.curve_nodes < 1):
+        return "--curve-games, --curve-positions and --curve-nodes must be positive"
     return ""
+
+
+def _probe(args, initial):
+    """The learning curve's probe that the --curve-* arguments ask for (the match's reference: `initial`)."""
+    from mpcmc_engine.training.probes import MATCH_OPENINGS_PATH, WAC_PATH, MatchProbe, WacProbe
+
+    if args.curve_measure == "wac":
+        return WacProbe(args.curve_suite or WAC_PATH, args.curve_positions, args.curve_nodes or 20000)
+    return MatchProbe(initial, args.curve_openings or MATCH_OPENINGS_PATH, args.curve_games, args.curve_nodes or 1000,
+                      args.seed)
 
 
 def run(args) -> int:
     """Train and write the weights; 0 on success, 2 on bad arguments or files."""
-    from mpcmc_engine.training.curve import WAC_PATH, WacProbe
     from mpcmc_engine.training.generate import SourceConfig
     from mpcmc_engine.training.pgn_games import read_pgn_games
     from mpcmc_engine.training.td import LEAF_METHODS
@@ -71,8 +89,9 @@ def run(args) -> int:
                               args.mentor, args.openings, args.seed, pgn_games)
         command = "mpcmc-engine train " + " ".join(shlex.quote(arg) for arg in sys.argv[2:])
         settings = TrainSettings(args.method, source, args.games, args.lam, args.alpha, args.seed, args.out,
-                                 args.workers, args.checkpoint_every, args.curve_every, args.curve, command)
-        probe = WacProbe(args.curve_suite or WAC_PATH, args.curve_positions, args.curve_nodes) if args.curve else None
+                                 args.workers, args.checkpoint_every, args.curve_every, args.curve,
+                                 args.curve_measure if args.curve else "", command)
+        probe = _probe(args, initial) if args.curve else None
         train(settings, initial, args.resume, probe)
     except (ValueError, OSError) as error:
         print(f"mpcmc-engine train: error: {error}", file=sys.stderr)

@@ -3,6 +3,8 @@ resume, repeatability, atomic weights files."""
 
 import math
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -10,13 +12,16 @@ import pytest
 from eval.features import N_FEATURES, PHASE_MAX
 from eval.weights import load_weights, material_only_weights
 from mpcmc_engine.training.checkpoint import checkpoint_path
+from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
 from mpcmc_engine.training.model import float_weights, values_and_gradients
 from mpcmc_engine.training.pgn_games import read_pgn_games
+from mpcmc_engine.training.probes import MatchProbe, WacProbe
 from mpcmc_engine.training.records import GameRecord
 from mpcmc_engine.training.td import eligibility_direction, game_update
 from mpcmc_engine.training.trainer import TrainSettings, train
 from mpcmc_engine.training.values import SCALE
+from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"
 
@@ -209,3 +214,51 @@ def test_parallel_workers_give_the_same_weights(tmp_path):
     one = train(pgn_settings(tmp_path, "one.json", 16, method="td-leaf"), material_only_weights())
     two = train(pgn_settings(tmp_path, "two.json", 16, method="td-leaf", workers=2), material_only_weights())
     assert np.array_equal(one.mg, two.mg) and np.array_equal(one.eg, two.eg)
+
+
+def test_match_probe_scores_equal_weights_even_and_trained_weights_higher():
+    openings = data_file("openings/4mvs_+90_+99.epd")
+    probe = MatchProbe(material_only_weights(), openings, games=12, nodes=600, seed=1)
+    even = probe.measure(material_only_weights())
+    assert even["match_games"] == 12 and even["score"] == 0.5 and even["elo"] == 0.0
+    trained = probe.measure(load_weights("eval/weights/default.json"))
+    assert trained["score"] > 0.6 and trained["elo_low"] < trained["elo"] < trained["elo_high"]
+
+
+def test_wac_probe_counts_the_positions_solved(tmp_path):
+    suite = tmp_path / "suite.epd"
+    suite.write_text("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id \"mate\";\n"
+                     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm h3; id \"not the mate\";\n"
+                     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra8#; id \"avoid the mate\";\n")
+    assert WacProbe(suite, count=3, nodes=2000).measure(material_only_weights()) == {"wac_solved": 1, "wac_total": 3}
+    assert WacProbe(suite, count=1, nodes=2000).measure(material_only_weights()) == {"wac_solved": 1, "wac_total": 1}
+
+
+def test_curve_csv_round_trips_and_both_measures_plot(tmp_path):
+    match_rows = [{"games": 0, "score": 0.5, "elo": 0.0, "elo_low": -30.5, "elo_high": 30.5, "match_games": 200,
+                   "mean_abs_td": 0.0},
+                  {"games": 250, "score": 1.0, "elo": math.inf, "elo_low": 410.0, "elo_high": math.inf,
+                   "match_games": 200, "mean_abs_td": 0.02}]
+    wac_rows = [{"games": 0, "wac_solved": 80, "wac_total": 100, "mean_abs_td": 0.0}]
+    write_curve_csv(match_rows, tmp_path / "match.csv")
+    write_curve_csv(wac_rows, tmp_path / "wac.csv")
+    assert read_curve_csv(tmp_path / "match.csv") == match_rows
+    assert read_curve_csv(tmp_path / "wac.csv") == wac_rows
+    plot_curves({"match": match_rows, "wac": wac_rows}, tmp_path / "curves.png")
+    assert (tmp_path / "curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_train_command_writes_a_match_learning_curve(tmp_path, engine_env):
+    games = tmp_path / "games.pgn"
+    games.write_text(GAMES_PGN)
+    out = tmp_path / "w.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "mpcmc_engine", "train", "--method", "td-leaf", "--source", "pgn", "--pgn", str(games),
+         "--games", "6", "--nodes", "300", "--curve", str(tmp_path / "curve.png"), "--curve-every", "3",
+         "--curve-games", "4", "--curve-nodes", "300", "--curve-openings", str(data_file("openings/4mvs_+90_+99.epd")),
+         "--out", str(out)], capture_output=True, text=True, env=engine_env, timeout=600)
+    assert completed.returncode == 0, completed.stderr
+    rows = read_curve_csv(tmp_path / "curve.csv")
+    assert [row["games"] for row in rows] == [0, 3, 6] and rows[0]["elo"] == 0.0
+    assert all(row["match_games"] == 4 and 0.0 <= row["score"] <= 1.0 for row in rows)
+    assert (tmp_path / "curve.png").exists() and load_weights(out).provenance.startswith("mpcmc-engine train")

@@ -12,7 +12,6 @@ value at the root and plays it when that value is better than the MPC-MC choice'
 
 import math
 import threading
-import time
 from dataclasses import dataclass, field
 
 import chess

@@ -21,7 +21,7 @@ class TrainerState:
     games_done: int
     rng_state: dict                 # numpy Generator.bit_generator.state
     settings: dict                  # run settings that must match on resume
-    curve: list = field(default_factory=list)   # rows {"games", "wac_solved", "wac_total", "mean_abs_td"}
+    curve: list = field(default_factory=list)   # rows {"games", the probe's fields, "mean_abs_td"}
 
 
 def checkpoint_path(out) -> Path:

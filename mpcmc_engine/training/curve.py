@@ -1,5 +1,7 @@
-"""The learning curve: WAC positions solved at fixed nodes by our own search with given weights, written as CSV and
-plotted (matplotlib, Agg) against games trained; several runs' CSVs can share one plot.
+"""The learning curve: rows of (games trained, a probe's strength measure, mean |TD error| since the last row),
+written as CSV and plotted (matplotlib, Agg) against games trained; several runs' CSVs can share one plot.
+The measures (training/probes.py): `match`, the Elo of the weights against the run's starting weights in a
+fixed-node match, and `wac`, WAC positions solved at fixed nodes.
 
 Run `python -m mpcmc_engine.training.curve RUN.csv ... --out PNG` to plot runs together (labels: the CSV stems).
 """
@@ -7,69 +9,72 @@ Run `python -m mpcmc_engine.training.curve RUN.csv ... --out PNG` to plot runs t
 import argparse
 import csv
 import io
+import math
 from pathlib import Path
 
-from bitboard.position import Position
-from mpcmc_engine.epd_suite import read_test_suite
 from mpcmc_engine.training.files import write_atomically, write_text_atomically
-from search.limits import SearchLimits
-from search.searcher import Searcher
 
-WAC_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "tactical" / "wac.epd"
-CURVE_FIELDS = ("games", "wac_solved", "wac_total", "mean_abs_td")
-
-
-class WacProbe:
-    """Counts the positions of the first `count` WAC positions whose best move our search finds at `nodes`."""
-
-    def __init__(self, path=WAC_PATH, count: int = 100, nodes: int = 20000):
-        positions, _ = read_test_suite(str(path))
-        self.positions = positions[:count]
-        self.nodes = nodes
-        self.searcher = Searcher(hash_mb=16, threads=1)
-
-    def solved(self, weights) -> int:
-        """Positions solved with `weights` (eval.weights.Weights)."""
-        self.searcher.set_weights(weights)
-        solved = 0
-        for suite_position in self.positions:
-            self.searcher.clear()
-            position = Position.from_board(suite_position.record.board)
-            result = self.searcher.search(position, SearchLimits(nodes=self.nodes))
-            solved += suite_position.is_solved_by(position.to_board().parse_uci(position.uci(result.best_move)))
-        return solved
+INTEGER_FIELDS = ("games", "wac_solved", "wac_total", "match_games")
 
 
 def write_curve_csv(rows: list, path) -> None:
-    """Write the curve rows (dicts with CURVE_FIELDS) as CSV, atomically."""
+    """Write the curve rows (dicts with the same keys: `games`, a probe's fields, `mean_abs_td`) as CSV,
+    atomically."""
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=CURVE_FIELDS)
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else ["games"])
     writer.writeheader()
-    writer.writerows({key: row[key] for key in CURVE_FIELDS} for row in rows)
+    writer.writerows(rows)
     write_text_atomically(path, text.getvalue())
 
 
 def read_curve_csv(path) -> list:
-    """The rows of a curve CSV, numbers converted."""
+    """The rows of a curve CSV, numbers converted (counts to int, the rest to float)."""
     with open(path) as handle:
-        return [{"games": int(row["games"]), "wac_solved": int(row["wac_solved"]), "wac_total": int(row["wac_total"]),
-                 "mean_abs_td": float(row["mean_abs_td"])} for row in csv.DictReader(handle)]
+        return [{key: int(value) if key in INTEGER_FIELDS else float(value) for key, value in row.items()}
+                for row in csv.DictReader(handle)]
+
+
+def _plot_elo(axes, label, rows) -> None:
+    """Elo against the starting weights with its 95% band (infinite interval ends drawn at the plot's edge)."""
+    games = [row["games"] for row in rows]
+    line, = axes.plot(games, [row["elo"] for row in rows], marker="o", label=label)
+    finite = [value for row in rows for value in (row["elo_low"], row["elo_high"]) if math.isfinite(value)]
+    edge = max((abs(value) for value in finite), default=100.0) * 1.2
+    axes.fill_between(games, [max(row["elo_low"], -edge) for row in rows],
+                      [min(row["elo_high"], edge) for row in rows], color=line.get_color(), alpha=0.15)
+
+
+def _plot_wac(axes, label, rows) -> None:
+    """WAC positions solved."""
+    axes.plot([row["games"] for row in rows], [row["wac_solved"] for row in rows], marker="o", label=label)
+
+
+# strength panels: (field that marks the measure, plotter, y label, title)
+PANELS = (("elo", _plot_elo, "Elo against the starting weights (95% band)", "Strength: fixed-node match"),
+          ("wac_solved", _plot_wac, "WAC solved", "Tactics at fixed nodes"))
 
 
 def plot_curves(runs: dict, path) -> None:
-    """Plot {label: rows} (WAC solved and mean |TD error| against games trained) to the PNG `path`, atomically."""
+    """Plot {label: rows} to the PNG `path`, atomically: one strength panel for each measure the runs have, and the
+    mean |TD error| against games trained."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    figure, (solved_axes, error_axes) = plt.subplots(1, 2, figsize=(11, 4.2))
+    panels = [panel for panel in PANELS if any(rows and panel[0] in rows[0] for rows in runs.values())]
+    figure, axes_row = plt.subplots(1, len(panels) + 1, figsize=(5.5 * (len(panels) + 1), 4.2), squeeze=False)
+    *strength_axes, error_axes = axes_row[0]
+    for (field, plot, ylabel, title), axes in zip(panels, strength_axes):
+        for label, rows in runs.items():
+            if rows and field in rows[0]:
+                plot(axes, label, rows)
+        total = next((rows[0]["wac_total"] for rows in runs.values() if rows and "wac_total" in rows[0]), None)
+        axes.set(xlabel="games trained", ylabel=f"{ylabel} (of {total})" if field == "wac_solved" else ylabel,
+                 title=title)
     for label, rows in runs.items():
-        games = [row["games"] for row in rows]
-        solved_axes.plot(games, [row["wac_solved"] for row in rows], marker="o", label=label)
-        error_axes.plot(games[1:], [row["mean_abs_td"] for row in rows[1:]], marker=".", label=label)
-    total = next((rows[0]["wac_total"] for rows in runs.values() if rows), 0)
-    solved_axes.set(xlabel="games trained", ylabel=f"WAC solved (of {total})", title="Tactics at fixed nodes")
+        error_axes.plot([row["games"] for row in rows[1:]], [row["mean_abs_td"] for row in rows[1:]], marker=".",
+                        label=label)
     error_axes.set(xlabel="games trained", ylabel="mean |TD error| since last point", title="Temporal differences")
-    for axes in (solved_axes, error_axes):
+    for axes in axes_row[0]:
         axes.grid(alpha=0.3)
         axes.legend()
     figure.tight_layout()

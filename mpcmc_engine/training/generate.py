@@ -14,6 +14,7 @@ import numpy as np
 
 from eval.features import N_FEATURES
 from eval.weights import Weights
+from mpcmc_engine.engine_command import parse_engine_command
 from mpcmc_engine.match.openings import Opening, load_openings
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
 from search.searcher import Searcher
@@ -60,9 +61,9 @@ class GameGenerator:
         opening = self.openings[(index // 2) % len(self.openings)]
         label = f"{config.source} game {index + 1}"
         if config.source == "selfplay":
-            return selfplay_record(opening, self.searcher, config.nodes, config.epsilon, rng, config.with_leaves,
-                                   label)
-        command = config.mentor.split()
+            return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
+                                   config.with_leaves, label)
+        command = parse_engine_command(config.mentor)
         with chess.engine.SimpleEngine.popen_uci(command) as strong, \
                 chess.engine.SimpleEngine.popen_uci(command) as weak:
             return mentor_record(opening, (strong, weak), config.nodes, index % 2 == 0, config.epsilon, rng,

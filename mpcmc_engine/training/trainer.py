@@ -37,6 +37,7 @@ class TrainSettings:
     checkpoint_every: int = 0
     curve_every: int = 0
     curve: str = ""
+    curve_measure: str = ""
     command: str = ""
 
     def fixed(self) -> dict:
@@ -45,7 +46,8 @@ class TrainSettings:
         return {"method": self.method, "source": source.source, "nodes": source.nodes, "epsilon": source.epsilon,
                 "leaf_depth": source.leaf_depth, "mentor": source.mentor, "openings": source.openings,
                 "pgn_games": len(source.pgn_games), "lambda": self.lam, "alpha": self.alpha, "seed": self.seed,
-                "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every}
+                "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every,
+                "curve_measure": self.curve_measure}
 
 
 def _batch_end(done: int, settings: TrainSettings) -> int:
@@ -59,8 +61,8 @@ def _batch_end(done: int, settings: TrainSettings) -> int:
 
 def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe=None, log=print) -> Weights:
     """Train from `initial` (or from the checkpoint when `resume`) for settings.games games in all; write the
-    weights to settings.out (and checkpoints, curve CSV/PNG when asked); return the final weights. `probe` (an
-    object with solved(weights) and a `positions` list) measures the learning curve."""
+    weights to settings.out (and checkpoints, curve CSV/PNG when asked); return the final weights. `probe`
+    (training/probes.py: measure(weights) -> dict) measures the learning curve."""
     rng = np.random.default_rng(settings.seed)
     where = checkpoint_path(settings.out)
     if resume:
@@ -105,9 +107,9 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
 
 
 def _curve_row(games, probe, vector, provenance, errors) -> dict:
-    """One learning-curve point: WAC solved with the current weights and the mean |TD error| since the last one."""
-    solved = probe.solved(integer_weights(vector, provenance))
-    return {"games": games, "wac_solved": solved, "wac_total": len(probe.positions),
+    """One learning-curve point: the probe's strength measure of the current weights and the mean |TD error| since
+    the last point."""
+    return {"games": games, **probe.measure(integer_weights(vector, provenance)),
             "mean_abs_td": float(np.mean(errors)) if len(errors) else 0.0}
 
 

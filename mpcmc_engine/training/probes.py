@@ -1,0 +1,76 @@
+"""Strength measures of the learning curve. A probe's measure(weights) returns the fields of one curve row:
+
+- `match` (MatchProbe): a fixed-node match of the weights against reference weights (the run's starting weights),
+  played in this process by our own search from paired openings, each opening once with either colour; the score,
+  and the Elo difference with its 95% interval from the pentanomial counts of the game pairs.
+- `wac` (WacProbe): how many positions of a test suite (the first ones of WAC) our search solves at fixed nodes.
+"""
+
+import random
+from pathlib import Path
+
+from bitboard.position import Position
+from eval.weights import Weights
+from mpcmc_engine.epd_suite import read_test_suite
+from mpcmc_engine.match.openings import load_openings, scheduled
+from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo, pentanomial
+from mpcmc_engine.training.play import selfplay_record
+from search.limits import SearchLimits
+from search.searcher import Searcher
+
+SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+WAC_PATH = SHARED_DATA / "tactical" / "wac.epd"
+MATCH_OPENINGS_PATH = SHARED_DATA / "openings" / "4mvs_+90_+99.epd"
+PROBE_HASH_MB = 8
+
+
+class MatchProbe:
+    """Plays `games` (rounded up to whole pairs) at `nodes` per move between the weights measured and `reference`."""
+
+    def __init__(self, reference: Weights, openings_path=MATCH_OPENINGS_PATH, games: int = 200, nodes: int = 1000,
+                 seed: int = 0):
+        self.pairs = max(1, -(-games // 2))
+        self.openings = load_openings(str(openings_path), self.pairs, seed)
+        self.nodes = nodes
+        self.measured = Searcher(hash_mb=PROBE_HASH_MB, threads=1)
+        self.reference = Searcher(hash_mb=PROBE_HASH_MB, threads=1)
+        self.reference.set_weights(reference)
+
+    def measure(self, weights: Weights) -> dict:
+        """{"score", "elo", "elo_low", "elo_high", "match_games"} of `weights` against the reference."""
+        self.measured.set_weights(weights)
+        pair_points = []
+        for index in range(2 * self.pairs):
+            opening, measured_white = scheduled(self.openings, index)
+            searchers = (self.measured, self.reference) if measured_white else (self.reference, self.measured)
+            white_result = selfplay_record(opening, searchers, self.nodes, 0.0, random.Random(index), False, "").result
+            points = white_result if measured_white else 1.0 - white_result
+            if index % 2 == 0:
+                pair_points.append(points)
+            else:
+                pair_points[-1] += points
+        estimate = estimate_elo(pentanomial(pair_points), PENTANOMIAL_VALUES)
+        return {"score": estimate.score, "elo": estimate.elo, "elo_low": estimate.low, "elo_high": estimate.high,
+                "match_games": 2 * self.pairs}
+
+
+class WacProbe:
+    """Counts the positions of the first `count` suite positions whose best move our search finds at `nodes`."""
+
+    def __init__(self, path=WAC_PATH, count: int = 100, nodes: int = 20000):
+        positions, _ = read_test_suite(str(path))
+        self.positions = positions[:count]
+        self.nodes = nodes
+        self.searcher = Searcher(hash_mb=16, threads=1)
+
+    def measure(self, weights: Weights) -> dict:
+        """{"wac_solved", "wac_total"}: positions solved with `weights`, of those tried."""
+        self.searcher.set_weights(weights)
+        solved = 0
+        for suite_position in self.positions:
+            self.searcher.clear()
+            position = Position.from_board(suite_position.record.board)
+            result = self.searcher.search(position, SearchLimits(nodes=self.nodes))
+            solved += suite_position.is_solved_by(position.to_board().parse_uci(position.uci(result.best_move)))
+        return {"wac_solved": solved, "wac_total": len(self.positions)}
+
