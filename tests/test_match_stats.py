@@ -31,6 +31,17 @@ def test_trinomial_interval_by_hand():
     assert (round(estimate.low, 2), round(estimate.high, 2)) == (86.23, 218.25)
 
 
+def test_one_sided_series_get_the_exact_bound():
+    # 100 wins: 0.025 ** (1/100) = 0.96378 -> -400 log10(1/0.96378 - 1) = +570.1; 50 lost pairs mirror 0.025 ** (1/50)
+    won = estimate_elo((0, 0, 100), TRINOMIAL_VALUES)
+    assert (won.elo, won.high) == (math.inf, math.inf) and won.low == pytest.approx(570.1, abs=0.1)
+    lost = estimate_elo((50, 0, 0, 0, 0), PENTANOMIAL_VALUES)
+    assert (lost.elo, lost.low) == (-math.inf, -math.inf)
+    assert lost.high == pytest.approx(elo_from_score(1 - 0.025 ** (1 / 50)))  # -446.4
+    drawn = estimate_elo((0, 10, 0), TRINOMIAL_VALUES)
+    assert (drawn.low, drawn.elo, drawn.high) == (0.0, 0.0, 0.0)
+
+
 def test_pentanomial_interval_uses_pair_scores():
     # pairs LL=0 LD=0 DD=2 WD=2 WW=0: pair scores 0.5, 0.5, 0.75, 0.75: mean 0.625, variance 0.015625, se 0.0625
     estimate = estimate_elo((0, 0, 2, 2, 0), PENTANOMIAL_VALUES)

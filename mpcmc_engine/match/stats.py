@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 Z_95 = 1.959963984540054  # two-sided 95% quantile of the standard normal distribution
+TAIL_95 = 0.025  # the probability outside each end of a two-sided 95% interval
 TRINOMIAL_VALUES = (0.0, 0.5, 1.0)
 PENTANOMIAL_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
 SPRT_REGULARIZATION = 1e-3
@@ -64,8 +65,17 @@ class EloEstimate:
 
 
 def estimate_elo(counts, values) -> EloEstimate:
-    """Return the Elo estimate and 95% interval of outcome `counts` worth `values` (raises ValueError when empty)."""
+    """Return the Elo estimate and 95% interval of outcome `counts` worth `values` (raises ValueError when empty).
+
+    When every unit has the best (worst) outcome the normal interval has no width; its other end is then the exact
+    one-sided bound: a per-unit score of mean p in [0, 1] gives n best outcomes with probability at most p ** n, so
+    the bound is the p with p ** n = 2.5% (for 100 won games +570 Elo)."""
     units, mean, variance = mean_and_variance(counts, values)
+    exact_bound = TAIL_95 ** (1.0 / units)
+    if mean == 1.0:
+        return EloEstimate(math.inf, elo_from_score(exact_bound), math.inf, mean)
+    if mean == 0.0:
+        return EloEstimate(-math.inf, -math.inf, elo_from_score(1.0 - exact_bound), mean)
     error = Z_95 * math.sqrt(variance / units)
     return EloEstimate(elo_from_score(mean), elo_from_score(mean - error), elo_from_score(mean + error), mean)
 
