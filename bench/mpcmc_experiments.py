@@ -16,6 +16,7 @@ W-D-L, Elo with its 95% interval, LOS, pentanomial counts). Settings of the pape
 import argparse
 import contextlib
 import io
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -26,7 +27,8 @@ import chess.pgn
 from mpcmc_engine.cli import main as cli_main
 from mpcmc_engine.engine_command import this_engine_command
 
-OPENINGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "openings" / "4mvs_+90_+99.epd"
+REPOSITORY = Path(__file__).resolve().parent.parent
+OPENINGS = REPOSITORY.parent / "shared" / "data" / "openings" / "4mvs_+90_+99.epd"
 STOCKFISH = "/usr/games/stockfish"
 SELF = " ".join(this_engine_command())
 PLAIN = " ".join(this_engine_command("--plain"))
@@ -84,12 +86,18 @@ CELLS = {
                           ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION,
                           "one-step, Stockfish 15.1 5000 nodes, deterministic, adjudicated"),
     # the paper's setting: every sub-engine call and every move of the true opponent gets the same time; the
-    # MPC-MC engine's own `go movetime 10` is only a safety cap (its 50 ms calls take about 2 s a move)
+    # MPC-MC engine's own `go movetime` is only a safety cap (its 50 ms calls take about 2 s a move, its 200 ms
+    # calls about 8 s)
     "sf-one-det-50ms": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
                             + ["MPCMC_EvalLimit=50 ms", "MPCMC_OpponentLimit=50 ms"], STOCKFISH, SF_OPTIONS,
                             ["--movetime", "0.05"] + DETERMINISTIC + ADJUDICATION,
                             "one-step, Stockfish 15.1 50 ms a call and a move, deterministic, adjudicated",
                             mpcmc_limits=("movetime=10",)),
+    "sf-one-det-200ms": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
+                             + ["MPCMC_EvalLimit=200 ms", "MPCMC_OpponentLimit=200 ms"], STOCKFISH, SF_OPTIONS,
+                             ["--movetime", "0.2"] + DETERMINISTIC + ADJUDICATION,
+                             "one-step, Stockfish 15.1 200 ms a call and a move, deterministic, adjudicated",
+                             mpcmc_limits=("movetime=40",)),
     # the same wall time per move: MPC-MC splits it over its sub-engine calls (`auto` limits), the base engine
     # searches for all of it
     "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.15"],
@@ -116,7 +124,8 @@ def run_cell(name, games, concurrency, out_dir: Path) -> int:
     with contextlib.redirect_stdout(captured):
         status = cli_main(arguments)
     summary = captured.getvalue()
-    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(arguments)}\n{summary}")
+    shown = [os.path.relpath(argument, REPOSITORY) if argument == str(OPENINGS) else argument for argument in arguments]
+    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(shown)}\n{summary}")
     print(f"== {name}\n{summary}")
     return status
 
