@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from eval.features import N_FEATURES, PHASE_MAX
-from eval.weights import load_weights, material_only_weights
+from eval.weights import load_default_weights, load_weights, material_only_weights
 from mpcmc_engine.training.checkpoint import checkpoint_path
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
@@ -221,7 +221,7 @@ def test_match_probe_scores_equal_weights_even_and_trained_weights_higher():
     probe = MatchProbe(material_only_weights(), openings, games=12, nodes=600, seed=1)
     even = probe.measure(material_only_weights())
     assert even["match_games"] == 12 and even["score"] == 0.5 and even["elo"] == 0.0
-    trained = probe.measure(load_weights("eval/weights/default.json"))
+    trained = probe.measure(load_default_weights())
     assert trained["score"] > 0.6 and trained["elo_low"] < trained["elo"] < trained["elo_high"]
 
 
