@@ -26,6 +26,9 @@ def configure(parser) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes generating games")
     parser.add_argument("--checkpoint-every", type=int, default=0, metavar="N", help="checkpoint every N games")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.json")
+    parser.add_argument("--average-after", type=int, default=0, metavar="N",
+                        help="write (and measure) the mean of the weights after each game past N (Polyak averaging; "
+                             "the updates go on from the current weights); default 0: the final weights")
     parser.add_argument("--init", default="", metavar="FILE", help="start weights (default: material values only)")
     parser.add_argument("--curve", default="", metavar="PNG", help="learning-curve plot (data in the .csv beside)")
     parser.add_argument("--curve-every", type=int, default=0, metavar="N", help="curve point every N games")
@@ -57,6 +60,8 @@ def _check(args) -> str:
         return "--curve needs --curve-every N"
     if args.curve_games < 1 or args.curve_positions < 1 or (args.curve_nodes is not None and args.curve_nodes < 1):
         return "--curve-games, --curve-positions and --curve-nodes must be positive"
+    if args.average_after < 0:
+        return "--average-after must be 0 or more"
     return ""
 
 
@@ -90,7 +95,8 @@ def run(args) -> int:
         command = "mpcmc-engine train " + " ".join(shlex.quote(arg) for arg in sys.argv[2:])
         settings = TrainSettings(args.method, source, args.games, args.lam, args.alpha, args.seed, args.out,
                                  args.workers, args.checkpoint_every, args.curve_every, args.curve,
-                                 args.curve_measure if args.curve else "", command)
+                                 curve_measure=args.curve_measure if args.curve else "",
+                                 average_after=args.average_after, command=command)
         probe = _probe(args, initial) if args.curve else None
         train(settings, initial, args.resume, probe)
     except (ValueError, OSError) as error:

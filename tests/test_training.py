@@ -11,10 +11,10 @@ import pytest
 
 from eval.features import N_FEATURES, PHASE_MAX
 from eval.weights import load_default_weights, load_weights, material_only_weights
-from mpcmc_engine.training.checkpoint import checkpoint_path
+from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
-from mpcmc_engine.training.model import float_weights, values_and_gradients
+from mpcmc_engine.training.model import float_weights, integer_weights, values_and_gradients
 from mpcmc_engine.training.pgn_games import read_pgn_games
 from mpcmc_engine.training.probes import MatchProbe, WacProbe
 from mpcmc_engine.training.records import GameRecord
@@ -177,6 +177,28 @@ def test_checkpoint_and_resume_equal_an_uninterrupted_run(tmp_path):
                     material_only_weights(), resume=True, log=lambda text: None)
     assert np.array_equal(whole.mg, resumed.mg) and np.array_equal(whole.eg, resumed.eg)
     assert not np.array_equal(whole.mg, material_only_weights().mg)
+
+
+def test_averaged_weights_are_the_mean_after_each_averaged_game(tmp_path):
+    quiet = {"log": lambda text: None}
+    train(pgn_settings(tmp_path, "a.json", 11, method="td-leaf"), material_only_weights(), **quiet)
+    train(pgn_settings(tmp_path, "b.json", 12, method="td-leaf"), material_only_weights(), **quiet)
+    after_11 = load_checkpoint(checkpoint_path(tmp_path / "a.json"), pgn_settings(tmp_path, "a.json", 11,
+                                                                                  method="td-leaf").fixed()).vector
+    after_12 = load_checkpoint(checkpoint_path(tmp_path / "b.json"), pgn_settings(tmp_path, "b.json", 12,
+                                                                                  method="td-leaf").fixed()).vector
+    averaged = train(pgn_settings(tmp_path, "m.json", 12, method="td-leaf", average_after=10), material_only_weights(),
+                     **quiet)
+    expected = integer_weights((after_11 + after_12) / 2, "")
+    assert np.array_equal(averaged.mg, expected.mg) and np.array_equal(averaged.eg, expected.eg)
+    assert not np.array_equal(averaged.mg, integer_weights(after_12, "").mg)
+    whole = train(pgn_settings(tmp_path, "w.json", 24, method="td-leaf", average_after=10, checkpoint_every=16),
+                  material_only_weights(), **quiet)
+    train(pgn_settings(tmp_path, "p.json", 16, method="td-leaf", average_after=10, checkpoint_every=16),
+          material_only_weights(), **quiet)
+    resumed = train(pgn_settings(tmp_path, "p.json", 24, method="td-leaf", average_after=10, checkpoint_every=16),
+                    material_only_weights(), resume=True, **quiet)
+    assert np.array_equal(whole.mg, resumed.mg) and np.array_equal(whole.eg, resumed.eg)
 
 
 def test_resume_with_other_settings_is_refused(tmp_path):

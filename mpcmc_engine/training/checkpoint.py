@@ -22,6 +22,8 @@ class TrainerState:
     rng_state: dict                 # numpy Generator.bit_generator.state
     settings: dict                  # run settings that must match on resume
     curve: list = field(default_factory=list)   # rows {"games", the probe's fields, "mean_abs_td"}
+    average_sum: np.ndarray = None  # sum of the weights after each averaged game (None before averaging begins)
+    average_count: int = 0
 
 
 def checkpoint_path(out) -> Path:
@@ -33,7 +35,9 @@ def save_checkpoint(state: TrainerState, path) -> None:
     """Write `state` to `path` atomically."""
     data = {"format": CHECKPOINT_FORMAT, "layout": [list(block) for block in LAYOUT],
             "vector": [float(v) for v in state.vector], "games_done": state.games_done,
-            "rng_state": state.rng_state, "settings": state.settings, "curve": state.curve}
+            "rng_state": state.rng_state, "settings": state.settings, "curve": state.curve,
+            "average_sum": None if state.average_sum is None else [float(v) for v in state.average_sum],
+            "average_count": state.average_count}
     write_text_atomically(path, json.dumps(data))
 
 
@@ -50,5 +54,8 @@ def load_checkpoint(path, settings: dict) -> TrainerState:
                      if settings.get(key) != data["settings"].get(key))
     if changed:
         raise ValueError(f"checkpoint {path}: written with other settings ({', '.join(changed)}); cannot resume")
+    average_sum = data.get("average_sum")
     return TrainerState(np.array(data["vector"], dtype=np.float64), int(data["games_done"]), data["rng_state"],
-                        data["settings"], data["curve"])
+                        data["settings"], data["curve"],
+                        None if average_sum is None else np.array(average_sum, dtype=np.float64),
+                        int(data.get("average_count", 0)))

@@ -38,6 +38,7 @@ class TrainSettings:
     curve_every: int = 0
     curve: str = ""
     curve_measure: str = ""
+    average_after: int = 0
     command: str = ""
 
     def fixed(self) -> dict:
@@ -47,7 +48,7 @@ class TrainSettings:
                 "leaf_depth": source.leaf_depth, "mentor": source.mentor, "openings": source.openings,
                 "pgn_games": len(source.pgn_games), "lambda": self.lam, "alpha": self.alpha, "seed": self.seed,
                 "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every,
-                "curve_measure": self.curve_measure}
+                "curve_measure": self.curve_measure, "average_after": self.average_after}
 
 
 def _batch_end(done: int, settings: TrainSettings) -> int:
@@ -87,23 +88,37 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
                                                             settings.alpha)
                     errors.extend(np.abs(differences))
                     state.games_done += 1
+                    _accumulate_average(state, settings.average_after)
                     bar.update(1)
                     bar.set_postfix(mean_abs_td=f"{np.mean(errors[-2000:]):.4f}")
                 state.rng_state = rng.bit_generator.state
                 if probe is not None and settings.curve_every and state.games_done % settings.curve_every == 0:
-                    state.curve.append(_curve_row(state.games_done, probe, state.vector, provenance, errors))
+                    state.curve.append(_curve_row(state.games_done, probe, _published(state), provenance, errors))
                     errors = []
                     _write_curve(state.curve, settings)
                 if settings.checkpoint_every and state.games_done % settings.checkpoint_every == 0:
                     save_checkpoint(state, where)
     finally:
         pool.close()
-    weights = integer_weights(state.vector, provenance)
+    weights = integer_weights(_published(state), provenance)
     save_weights(weights, settings.out)
     save_checkpoint(state, where)
     if probe is not None:
         _write_curve(state.curve, settings)
     return weights
+
+
+def _accumulate_average(state: TrainerState, average_after: int) -> None:
+    """Add the current weights to the running sum of those after each game past `average_after` (0: none)."""
+    if average_after and state.games_done > average_after:
+        state.average_sum = state.vector.copy() if state.average_sum is None else state.average_sum + state.vector
+        state.average_count += 1
+
+
+def _published(state: TrainerState) -> np.ndarray:
+    """The float weights the run writes and measures: the mean of the averaged ones when averaging has begun
+    (Polyak averaging; the updates themselves go on from the current weights), else the current weights."""
+    return state.average_sum / state.average_count if state.average_count else state.vector
 
 
 def _curve_row(games, probe, vector, provenance, errors) -> dict:
