@@ -22,7 +22,7 @@ class TrainerState:
     rng_state: dict                 # numpy Generator.bit_generator.state
     settings: dict                  # run settings that must match on resume
     curve: list = field(default_factory=list)   # rows {"games", the probe's fields, "mean_abs_td"}
-    average_sum: np.ndarray = None  # sum of the weights after each averaged game (None before averaging begins)
+    average_sum: np.ndarray | None = None  # sum of the weights after each averaged game (None before any)
     average_count: int = 0
 
 

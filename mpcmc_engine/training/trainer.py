@@ -1,5 +1,5 @@
 """The training loop: games generated in batches (in parallel), TD updates applied in game order, progress bar,
-checkpoints, learning curve, final weights.
+checkpoints, learning curve, final (optionally averaged) weights.
 
 Game i's seed is drawn from the run's numpy Generator in game order and batches end at fixed game counts (multiples of
 BATCH_GAMES, of --checkpoint-every and of --curve-every), so the weights after N games depend only on the seed and
