@@ -13,7 +13,8 @@ from bitboard.position import Position
 from eval.weights import Weights
 from mpcmc_engine.epd_suite import read_test_suite
 from mpcmc_engine.match.openings import load_openings, scheduled
-from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo, pentanomial
+from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
+from mpcmc_engine.match.tally import Tally
 from mpcmc_engine.training.play import selfplay_record
 from search.limits import SearchLimits
 from search.searcher import Searcher
@@ -39,17 +40,13 @@ class MatchProbe:
     def measure(self, weights: Weights) -> dict:
         """{"score", "elo", "elo_low", "elo_high", "match_games"} of `weights` against the reference."""
         self.measured.set_weights(weights)
-        pair_points = []
+        tally = Tally()
         for index in range(2 * self.pairs):
             opening, measured_white = scheduled(self.openings, index)
             searchers = (self.measured, self.reference) if measured_white else (self.reference, self.measured)
             white_result = selfplay_record(opening, searchers, self.nodes, 0.0, random.Random(index), False, "").result
-            points = white_result if measured_white else 1.0 - white_result
-            if index % 2 == 0:
-                pair_points.append(points)
-            else:
-                pair_points[-1] += points
-        estimate = estimate_elo(pentanomial(pair_points), PENTANOMIAL_VALUES)
+            tally.add(index, white_result if measured_white else 1.0 - white_result)
+        estimate = estimate_elo(tally.pentanomial(), PENTANOMIAL_VALUES)
         return {"score": estimate.score, "elo": estimate.elo, "elo_low": estimate.low, "elo_high": estimate.high,
                 "match_games": 2 * self.pairs}
 
