@@ -12,7 +12,6 @@ on a shared machine the figures are only as quiet as it was.
 import argparse
 import os
 import time
-from pathlib import Path
 
 import chess
 import chess.engine
@@ -22,8 +21,8 @@ from mpcmc_engine.mpcmc.limits import CallLimit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.mpcmc.subengine import SubEngine
+from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS as OPENINGS
 
-OPENINGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "openings" / "4mvs_+90_+99.epd"
 STOCKFISH = "/usr/games/stockfish"
 INTERNAL = EngineSpec(tuple(this_engine_command("--plain")), "internal", {})
 

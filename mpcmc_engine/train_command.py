@@ -67,11 +67,12 @@ def _check(args) -> str:
 
 def _probe(args, initial):
     """The learning curve's probe that the --curve-* arguments ask for (the match's reference: `initial`)."""
-    from mpcmc_engine.training.probes import MATCH_OPENINGS_PATH, WAC_PATH, MatchProbe, WacProbe
+    from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS, WAC
+    from mpcmc_engine.training.probes import MatchProbe, WacProbe
 
     if args.curve_measure == "wac":
-        return WacProbe(args.curve_suite or WAC_PATH, args.curve_positions, args.curve_nodes or 20000)
-    return MatchProbe(initial, args.curve_openings or MATCH_OPENINGS_PATH, args.curve_games, args.curve_nodes or 1000,
+        return WacProbe(args.curve_suite or WAC, args.curve_positions, args.curve_nodes or 20000)
+    return MatchProbe(initial, args.curve_openings or EXPERIMENT_OPENINGS, args.curve_games, args.curve_nodes or 1000,
                       args.seed)
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+from mpcmc_engine.shared_data import SHARED_DATA
 
 
 def data_file(relative: str) -> Path:

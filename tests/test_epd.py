@@ -7,6 +7,7 @@ import pytest
 
 from mpcmc_engine.cli import main
 from mpcmc_engine.epd_suite import parse_point_scores, read_test_suite
+from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"
 needs_stockfish = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason=f"Stockfish not found at {STOCKFISH}")
@@ -87,9 +88,7 @@ def test_epd_exit_status_when_nothing_can_run(suite, tmp_path, capsys):
 
 @needs_stockfish
 def test_epd_shared_wac_sample(tmp_path, capsys):
-    wac = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "tactical", "wac.epd")
-    if not os.path.exists(wac):
-        pytest.skip(f"shared test data not found at {wac}")
+    wac = data_file("tactical/wac.epd")
     sample = tmp_path / "wac10.epd"
     with open(wac) as handle:
         sample.write_text("".join(handle.readlines()[:10]))

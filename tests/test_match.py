@@ -11,6 +11,7 @@ import pytest
 
 from mpcmc_engine.cli import main
 from mpcmc_engine.match.pgn_file import drop_incomplete_tail
+from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"
 FAKE_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci_engine.py")
@@ -152,9 +153,7 @@ def test_incomplete_last_game_is_dropped(tmp_path):
 
 @pytest.mark.slow
 def test_pgn_openings_from_shared_book(tmp_path, capsys):
-    book = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "openings", "8moves_v3.pgn")
-    if not os.path.exists(book):
-        pytest.skip(f"shared test data not found at {book}")
+    book = str(data_file("openings/8moves_v3.pgn"))
     pgn = tmp_path / "book.pgn"
     assert match(pgn, "--engine", "sunfish-uci", "--name", "sunfish", "--movetime", "0.05",
                  "--openings", book, "--seed", "3", "--games", "4", "--concurrency", "2") == 0

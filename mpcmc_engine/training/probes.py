@@ -7,7 +7,6 @@
 """
 
 import random
-from pathlib import Path
 
 from bitboard.position import Position
 from eval.weights import Weights
@@ -15,20 +14,18 @@ from mpcmc_engine.epd_suite import read_test_suite
 from mpcmc_engine.match.openings import load_openings, scheduled
 from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
 from mpcmc_engine.match.tally import Tally
+from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS, WAC
 from mpcmc_engine.training.play import selfplay_record
 from search.limits import SearchLimits
 from search.searcher import Searcher
 
-SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-WAC_PATH = SHARED_DATA / "tactical" / "wac.epd"
-MATCH_OPENINGS_PATH = SHARED_DATA / "openings" / "4mvs_+90_+99.epd"
 PROBE_HASH_MB = 8
 
 
 class MatchProbe:
     """Plays `games` (rounded up to whole pairs) at `nodes` per move between the weights measured and `reference`."""
 
-    def __init__(self, reference: Weights, openings_path=MATCH_OPENINGS_PATH, games: int = 200, nodes: int = 1000,
+    def __init__(self, reference: Weights, openings_path=EXPERIMENT_OPENINGS, games: int = 200, nodes: int = 1000,
                  seed: int = 0):
         self.pairs = max(1, -(-games // 2))
         self.openings = load_openings(str(openings_path), self.pairs, seed)
@@ -54,7 +51,7 @@ class MatchProbe:
 class WacProbe:
     """Counts the positions of the first `count` suite positions whose best move our search finds at `nodes`."""
 
-    def __init__(self, path=WAC_PATH, count: int = 100, nodes: int = 20000):
+    def __init__(self, path=WAC, count: int = 100, nodes: int = 20000):
         positions, _ = read_test_suite(str(path))
         self.positions = positions[:count]
         self.nodes = nodes
