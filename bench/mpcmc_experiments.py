@@ -26,9 +26,9 @@ import chess.pgn
 
 from mpcmc_engine.cli import main as cli_main
 from mpcmc_engine.engine_command import this_engine_command
+from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS as OPENINGS
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-OPENINGS = REPOSITORY.parent / "shared" / "data" / "openings" / "4mvs_+90_+99.epd"
 STOCKFISH = "/usr/games/stockfish"
 SELF = " ".join(this_engine_command())
 PLAIN = " ".join(this_engine_command("--plain"))
@@ -64,23 +64,32 @@ DETERMINISTIC = ["--fresh-hash"]
 ADJUDICATION = ["--resign-score", "800", "--resign-moves", "4", "--draw-score", "15", "--draw-moves", "10",
                 "--draw-after", "40"]
 SF_OPTIONS = ["Threads=1", "Hash=16"]
+
+
+def _this_engine_cells(nodes: int, label: str) -> dict:
+    """Tables 1 to 4 with this engine as evaluator, nominal opponent and true opponent, `nodes` nodes a sub-engine
+    call and a move: one-step plain and fortified, deterministic and stochastic; half-step; two-step (the best 10% of
+    the root moves expanded). Cell names end in `label`."""
+    nodes_limit = ["--nodes", str(nodes)]
+    engine = f"this engine {nodes} nodes"
+    return {
+        f"one-det-{label}": Cell(_mpcmc("one"), PLAIN, [], nodes_limit + DETERMINISTIC,
+                                 f"one-step, {engine}, deterministic"),
+        f"one-sto-{label}": Cell(_mpcmc("one"), PLAIN, [], nodes_limit, f"one-step, {engine}, stochastic"),
+        f"one-fort-det-{label}": Cell(_mpcmc("one", fortify=True), PLAIN, [], nodes_limit + DETERMINISTIC,
+                                      f"one-step fortified, {engine}, deterministic"),
+        f"one-fort-sto-{label}": Cell(_mpcmc("one", fortify=True), PLAIN, [], nodes_limit,
+                                      f"one-step fortified, {engine}, stochastic"),
+        f"half-det-{label}": Cell(_mpcmc("half"), PLAIN, [], nodes_limit + DETERMINISTIC,
+                                  f"half-step, {engine}, deterministic"),
+        f"two-det-{label}": Cell(_mpcmc("two") + ["MPCMC_TwoStepKeep=10"], PLAIN, [], nodes_limit + DETERMINISTIC,
+                                 f"two-step (best 10% expanded), {engine}, deterministic"),
+    }
+
+
 CELLS = {
-    # Tables 1 and 2: one-step, plain and fortified; this engine as evaluator, nominal and true opponent
-    "one-det-2k": Cell(_mpcmc("one"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC,
-                       "one-step, this engine 2000 nodes, deterministic"),
-    "one-sto-2k": Cell(_mpcmc("one"), PLAIN, [], ["--nodes", "2000"],
-                       "one-step, this engine 2000 nodes, stochastic"),
-    "one-fort-det-2k": Cell(_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC,
-                            "one-step fortified, this engine 2000 nodes, deterministic"),
-    "one-fort-sto-2k": Cell(_mpcmc("one", fortify=True), PLAIN, [], ["--nodes", "2000"],
-                            "one-step fortified, this engine 2000 nodes, stochastic"),
-    "one-det-500": Cell(_mpcmc("one"), PLAIN, [], ["--nodes", "500"] + DETERMINISTIC,
-                        "one-step, this engine 500 nodes, deterministic"),
-    # Table 3: half-step; Table 4: two-step (the best 10% of the root moves expanded)
-    "half-det-2k": Cell(_mpcmc("half"), PLAIN, [], ["--nodes", "2000"] + DETERMINISTIC,
-                        "half-step, this engine 2000 nodes, deterministic"),
-    "two-det-500": Cell(_mpcmc("two") + ["MPCMC_TwoStepKeep=10"], PLAIN, [], ["--nodes", "500"] + DETERMINISTIC,
-                        "two-step (best 10% expanded), this engine 500 nodes, deterministic"),
+    **_this_engine_cells(2000, "2k"),
+    **_this_engine_cells(500, "500"),
     # Stockfish 15.1 as evaluator, nominal opponent and true opponent
     "sf-one-det-5k": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, SF_OPTIONS,
                           ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION,
