@@ -9,7 +9,7 @@ import numpy as np
 
 from bitboard.attacks import attackers_of_colour, between, bishop_attacks, line_through, rook_attacks
 from bitboard.constants import (
-    ALL_BITS, BB_ALL, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_NORMAL, KIND_PROMOTION, KING, KNIGHT, NO_SQUARE,
+    ALL_BITS, BB_ALL, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, KNIGHT, NO_SQUARE,
     PAWN, QUEEN, RANK_1, RANK_8, ROOK, ST_CASTLE, ST_EP, ST_ROOK_SQ, ST_SIDE, T_KING, T_KNIGHT, T_PAWN_ATTACKS,
     U0, U1, WHITE,
 )

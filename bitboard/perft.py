@@ -1,6 +1,5 @@
 """Perft: the number of leaf nodes of the legal move tree, with bulk counting at the last ply."""
 
-from bitboard.constants import MAX_MOVES
 from bitboard.jit import jit
 from bitboard.makemove import make_move, unmake_move
 from bitboard.movegen import generate_moves
