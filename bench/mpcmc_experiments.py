@@ -23,12 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import chess.pgn
+from checkout import use_checkout
+
+REPOSITORY = use_checkout()
 
 from mpcmc_engine.cli import main as cli_main
 from mpcmc_engine.engine_command import this_engine_command
 from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS as OPENINGS
 
-REPOSITORY = Path(__file__).resolve().parent.parent
 STOCKFISH = "/usr/games/stockfish"
 SELF = " ".join(this_engine_command())
 PLAIN = " ".join(this_engine_command("--plain"))

@@ -15,6 +15,9 @@ import time
 
 import chess
 import chess.engine
+from checkout import use_checkout
+
+use_checkout()
 
 from mpcmc_engine.engine_command import EngineSpec, this_engine_command
 from mpcmc_engine.mpcmc.limits import CallLimit
