@@ -1,5 +1,5 @@
 """Bench scripts measure the checkout they live in, not whatever copy pip installed (`pip install .` copies the
-package into site-packages, where it cannot find `../shared/data` and may be older than the checkout)."""
+package into site-packages, where it may be older than the checkout)."""
 
 import os
 import sys
