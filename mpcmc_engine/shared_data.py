@@ -9,8 +9,9 @@ from pathlib import Path
 
 def _shared_data() -> Path:
     """The first of the candidate directories that exists; the checkout's when none does (so errors name it)."""
-    if os.environ.get("MPCMC_SHARED_DATA"):
-        return Path(os.environ["MPCMC_SHARED_DATA"])
+    named = os.environ.get("MPCMC_SHARED_DATA")
+    if named:
+        return Path(named)
     beside_checkout = Path(__file__).resolve().parents[2] / "shared" / "data"
     from_working_directory = Path.cwd().resolve().parent / "shared" / "data"
     return next((path for path in (beside_checkout, from_working_directory) if path.is_dir()), beside_checkout)
