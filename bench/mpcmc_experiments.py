@@ -1,4 +1,5 @@
-"""The MPC-MC experiments of docs/RESULTS.md: each cell is a match of an MPC-MC engine against its base engine.
+"""The MPC-MC experiments of docs/RESULTS.md: each cell is a match of an MPC-MC engine against its base engine
+(a control cell: the base engine in another setting against itself).
 
 Usage: python bench/mpcmc_experiments.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
        python bench/mpcmc_experiments.py --list
@@ -49,14 +50,22 @@ def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", worke
 
 @dataclass(frozen=True)
 class Cell:
-    """A match of an MPC-MC engine (options) against a base engine (command, options) under per-move limits
-    (`mpcmc_limits`: the MPC-MC engine's own `--limit`s, replacing the match-wide limits for it)."""
-    mpcmc_options: list
+    """A match of engine 1, an MPC-MC engine (`first_options`; named `mpcmc-CELL`), against a base engine (command,
+    options) under per-move limits. `first_flags` are engine 1's own match flags (`--limit`: its own limits,
+    replacing the match-wide ones; `--keep-hash`); a control match replaces engine 1 by `first_command`, named
+    `first_name`."""
+    first_options: list
     base_command: str
     base_options: list
     limits: list
     description: str
-    mpcmc_limits: tuple = ()
+    first_flags: tuple = ()
+    first_command: str = SELF
+    first_name: str = ""
+
+    def name_of_first(self, cell_name: str) -> str:
+        """Engine 1's name in the PGN."""
+        return self.first_name or f"mpcmc-{cell_name}"
 
 
 # `--nodes N` gives every sub-engine call of the MPC-MC engine N nodes (its `auto` limits) and the base engine N
@@ -68,34 +77,52 @@ ADJUDICATION = ["--resign-score", "800", "--resign-moves", "4", "--draw-score", 
 SF_OPTIONS = ["Threads=1", "Hash=16"]
 
 
-def _this_engine_cells(nodes: int, label: str) -> dict:
-    """Tables 1 to 4 with this engine as evaluator, nominal opponent and true opponent, `nodes` nodes a sub-engine
-    call and a move: one-step plain and fortified, deterministic and stochastic; half-step; two-step (the best 10% of
-    the root moves expanded). Cell names end in `label`."""
-    nodes_limit = ["--nodes", str(nodes)]
-    engine = f"this engine {nodes} nodes"
+def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: str = "") -> dict:
+    """Tables 1 to 4 at `nodes` nodes a sub-engine call and a move: one-step plain and fortified, deterministic and
+    stochastic; half-step; two-step (the best 10% of the root moves expanded). `sub_engine` is the evaluator,
+    nominal opponent and true opponent: `internal` (this engine in plain mode) or STOCKFISH (then adjudicated).
+    Cell names are `prefix` + variant + `label`."""
+    if sub_engine == "internal":
+        base_command, base_options, engine, adjudication = PLAIN, [], f"this engine {nodes} nodes", []
+    else:
+        base_command, base_options, engine = sub_engine, SF_OPTIONS, f"Stockfish 15.1 {nodes} nodes"
+        adjudication = ADJUDICATION
+
+    def cell(options, deterministic, setting):
+        limits = ["--nodes", str(nodes)] + (DETERMINISTIC if deterministic else []) + adjudication
+        return Cell(options, base_command, base_options, limits,
+                    f"{setting}, {engine}, {'deterministic' if deterministic else 'stochastic'}"
+                    + (", adjudicated" if adjudication else ""))
+
+    def mpcmc(mode, fortify=False):
+        return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine)
+
     return {
-        f"one-det-{label}": Cell(_mpcmc("one"), PLAIN, [], nodes_limit + DETERMINISTIC,
-                                 f"one-step, {engine}, deterministic"),
-        f"one-sto-{label}": Cell(_mpcmc("one"), PLAIN, [], nodes_limit, f"one-step, {engine}, stochastic"),
-        f"one-fort-det-{label}": Cell(_mpcmc("one", fortify=True), PLAIN, [], nodes_limit + DETERMINISTIC,
-                                      f"one-step fortified, {engine}, deterministic"),
-        f"one-fort-sto-{label}": Cell(_mpcmc("one", fortify=True), PLAIN, [], nodes_limit,
-                                      f"one-step fortified, {engine}, stochastic"),
-        f"half-det-{label}": Cell(_mpcmc("half"), PLAIN, [], nodes_limit + DETERMINISTIC,
-                                  f"half-step, {engine}, deterministic"),
-        f"two-det-{label}": Cell(_mpcmc("two") + ["MPCMC_TwoStepKeep=10"], PLAIN, [], nodes_limit + DETERMINISTIC,
-                                 f"two-step (best 10% expanded), {engine}, deterministic"),
+        f"{prefix}one-det-{label}": cell(mpcmc("one"), True, "one-step"),
+        f"{prefix}one-sto-{label}": cell(mpcmc("one"), False, "one-step"),
+        f"{prefix}one-fort-det-{label}": cell(mpcmc("one", fortify=True), True, "one-step fortified"),
+        f"{prefix}one-fort-sto-{label}": cell(mpcmc("one", fortify=True), False, "one-step fortified"),
+        f"{prefix}half-det-{label}": cell(mpcmc("half"), True, "half-step"),
+        f"{prefix}two-det-{label}": cell(mpcmc("two") + ["MPCMC_TwoStepKeep=10"], True, "two-step (best 10% expanded)"),
     }
 
 
+def _kept_hash_control(command: str, options: list, nodes: int, engine: str, adjudication=()) -> Cell:
+    """The control for the stochastic cells: the base engine keeping its hash from move to move (as their true
+    opponent does) against itself with a clean hash every move (as their nominal opponent searches)."""
+    return Cell(options, command, options, ["--nodes", str(nodes)] + DETERMINISTIC + list(adjudication),
+                f"control: {engine} {nodes} nodes keeping its hash against itself with a fresh hash"
+                + (", adjudicated" if adjudication else ""),
+                first_flags=("--keep-hash",), first_command=command, first_name="kept-hash")
+
+
 CELLS = {
-    **_this_engine_cells(2000, "2k"),
-    **_this_engine_cells(500, "500"),
+    **_table_cells(2000, "2k"),
+    "kept-hash-2k": _kept_hash_control(PLAIN, [], 2000, "this engine"),
+    **_table_cells(500, "500"),
     # Stockfish 15.1 as evaluator, nominal opponent and true opponent
-    "sf-one-det-5k": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH), STOCKFISH, SF_OPTIONS,
-                          ["--nodes", "5000"] + DETERMINISTIC + ADJUDICATION,
-                          "one-step, Stockfish 15.1 5000 nodes, deterministic, adjudicated"),
+    **_table_cells(5000, "5k", sub_engine=STOCKFISH, prefix="sf-"),
+    "sf-kept-hash-5k": _kept_hash_control(STOCKFISH, SF_OPTIONS, 5000, "Stockfish 15.1", ADJUDICATION),
     # the paper's setting: every sub-engine call and every move of the true opponent gets the same time; the
     # MPC-MC engine's own `go movetime` is only a safety cap (its 50 ms calls take about 2 s a move, its 200 ms
     # calls about 8 s)
@@ -103,12 +130,12 @@ CELLS = {
                             + ["MPCMC_EvalLimit=50 ms", "MPCMC_OpponentLimit=50 ms"], STOCKFISH, SF_OPTIONS,
                             ["--movetime", "0.05"] + DETERMINISTIC + ADJUDICATION,
                             "one-step, Stockfish 15.1 50 ms a call and a move, deterministic, adjudicated",
-                            mpcmc_limits=("movetime=10",)),
+                            first_flags=("--limit", "movetime=10")),
     "sf-one-det-200ms": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
                              + ["MPCMC_EvalLimit=200 ms", "MPCMC_OpponentLimit=200 ms"], STOCKFISH, SF_OPTIONS,
                              ["--movetime", "0.2"] + DETERMINISTIC + ADJUDICATION,
                              "one-step, Stockfish 15.1 200 ms a call and a move, deterministic, adjudicated",
-                             mpcmc_limits=("movetime=40",)),
+                             first_flags=("--limit", "movetime=40")),
     # the same wall time per move: MPC-MC splits it over its sub-engine calls (`auto` limits), the base engine
     # searches for all of it
     "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.15"],
@@ -121,11 +148,10 @@ CELLS = {
 def run_cell(name, games, concurrency, out_dir: Path) -> int:
     """Play (or resume) one cell; write its PGN and summary; return the match command's exit status."""
     cell = CELLS[name]
-    arguments = ["match", "--engine", SELF, "--name", f"mpcmc-{name}"]
-    for option in cell.mpcmc_options:
+    arguments = ["match", "--engine", cell.first_command, "--name", cell.name_of_first(name)]
+    for option in cell.first_options:
         arguments += ["--option", option]
-    for limit in cell.mpcmc_limits:
-        arguments += ["--limit", limit]
+    arguments += cell.first_flags
     arguments += ["--engine", cell.base_command, "--name", "base"]
     for option in cell.base_options:
         arguments += ["--option", option]
@@ -172,7 +198,7 @@ def table(out_dir: Path) -> str:
         pentanomial = re.search(r"\]: (\[[^]]*\])", text).group(1)
         times = seconds_per_move(pgn)
         rows.append(f"| {name} | {cell.description} | {games} | {wdl} | {elo[0]} ({elo[1]}) | {pentanomial} | "
-                    f"{times.get(f'mpcmc-{name}', 0):.3f} / {times.get('base', 0):.3f} |")
+                    f"{times.get(cell.name_of_first(name), 0):.3f} / {times.get('base', 0):.3f} |")
     return "\n".join(rows)
 
 

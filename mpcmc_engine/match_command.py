@@ -18,19 +18,21 @@ from mpcmc_engine.match.stats import Sprt
 
 
 class EngineGroupAction(argparse.Action):
-    """`--engine` opens a new engine group in `namespace.engines`; `--name`/`--option`/`--limit` fill the latest
-    group."""
+    """`--engine` opens a new engine group in `namespace.engines`; `--name`/`--option`/`--limit`/`--keep-hash` fill
+    the latest group."""
 
     def __call__(self, parser, namespace, value, option_string=None):
         groups = getattr(namespace, self.dest, None) or []
         if option_string == "--engine":
-            groups = groups + [{"command": value, "name": "", "options": {}, "limits": {}}]
+            groups = groups + [{"command": value, "name": "", "options": {}, "limits": {}, "keep_hash": False}]
         elif not groups:
             parser.error(f"{option_string} must follow the --engine it belongs to")
         elif option_string == "--name":
             groups[-1]["name"] = value
         elif option_string == "--limit":
             groups[-1]["limits"][value[0]] = value[1]
+        elif option_string == "--keep-hash":
+            groups[-1]["keep_hash"] = True
         else:
             groups[-1]["options"][value[0]] = value[1]
         setattr(namespace, self.dest, groups)
@@ -62,7 +64,7 @@ def parse_limit(text: str) -> tuple:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the `match` command's arguments to `parser`."""
     engine = parser.add_argument_group(
-        "engines (exactly two; --name/--option/--limit belong to the --engine before them)")
+        "engines (exactly two; --name/--option/--limit/--keep-hash belong to the --engine before them)")
     engine.add_argument("--engine", dest="engines", action=EngineGroupAction, type=parse_engine_command,
                         metavar="CMD", help="engine command line (shlex-split, no shell)")
     engine.add_argument("--name", dest="engines", action=EngineGroupAction, metavar="NAME", help="the engine's name in the PGN")
@@ -71,6 +73,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--limit", dest="engines", action=EngineGroupAction, type=parse_limit,
                         metavar="KIND=VALUE", help="the engine's own fixed limit per move, movetime=S, nodes=N or "
                                                    "depth=D (repeatable); it then ignores --movetime/--nodes/--depth")
+    engine.add_argument("--keep-hash", dest="engines", action=EngineGroupAction, nargs=0,
+                        help="the engine keeps its hash tables from move to move despite --fresh-hash")
     limits = parser.add_argument_group("limits per move (combine freely; --tc keeps a real clock)")
     limits.add_argument("--tc", type=TimeControl.parse, help="time control BASE+INC or MOVES/BASE+INC in seconds")
     limits.add_argument("--movetime", type=float, metavar="S", help="seconds per move")
@@ -114,8 +118,9 @@ def plan_from(args) -> MatchPlan:
                                          args.draw_after), args.fresh_hash)
     engines = tuple(EngineSpec(tuple(group["command"]), group["name"], group["options"]) for group in groups)
     openings = load_openings(args.openings, (args.games + 1) // 2, args.seed)
+    keeps_hash = tuple(group["keep_hash"] for group in groups)
     return MatchPlan(engines, settings, openings, args.games, args.concurrency, args.pgn, args.event, args.sprt,
-                     engine_limits)
+                     engine_limits, keeps_hash)
 
 
 def run(args) -> int:

@@ -56,7 +56,10 @@ ROOT_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint6
 @jit("boolean(int64[::1], int64[::1], int64)")
 def enter_node(ws, ctl, ply):
     """Count a node and decide whether the search must stop (stop flag, node limit, hard deadline every
-    CLOCK_INTERVAL nodes); True when it must."""
+    CLOCK_INTERVAL nodes); True when it must. Once stopped, nothing more is counted, so a node limit is never
+    exceeded (the re-searches that callers start after an aborted child stop at once)."""
+    if ws[S_ABORT] != 0:
+        return True
     nodes = ws[S_NODES] + 1
     ws[S_NODES] = nodes
     if ply > ws[S_SELDEPTH]:

@@ -176,6 +176,20 @@ def test_fresh_hash_sends_ucinewgame_before_every_move(tmp_path, openings, capsy
     assert sum(line == "ucinewgame" for line in sent) >= goes
 
 
+def test_keep_hash_exempts_one_engine_from_fresh_hash(tmp_path, openings, capsys):
+    kept_log, fresh_log = tmp_path / "kept.log", tmp_path / "fresh.log"
+    assert main(["match", "--engine", f"sh -c 'tee -a {kept_log} | {STOCKFISH}'", "--name", "kept", "--keep-hash",
+                 "--engine", f"sh -c 'tee -a {fresh_log} | {STOCKFISH}'", "--name", "fresh",
+                 "--nodes", "300", "--fresh-hash", "--openings", openings, "--games", "2",
+                 "--pgn", str(tmp_path / "kept.pgn"), "--quiet"]) == 0
+    kept, fresh = kept_log.read_text().splitlines(), fresh_log.read_text().splitlines()
+    kept_goes = sum(line.startswith("go ") for line in kept)
+    assert kept_goes > 2
+    assert sum(line == "ucinewgame" for line in kept) == 2  # once a game
+    assert sum(line == "ucinewgame" for line in fresh) >= sum(line.startswith("go ") for line in fresh) > 2
+    with pytest.raises(SystemExit):
+        main(["match", "--keep-hash", "--engine", STOCKFISH, "--engine", STOCKFISH, "--nodes", "10"])
+
 def test_an_engine_of_its_own_limit(tmp_path, openings, capsys):
     log, other_log = tmp_path / "own.log", tmp_path / "other.log"
     pgn = tmp_path / "own.pgn"

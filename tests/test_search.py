@@ -171,7 +171,7 @@ def test_deadlines_changed_during_search(searcher):
 
 def test_node_limit(searcher):
     result = searcher.search(Position(MIDDLEGAME), SearchLimits(nodes=5000))
-    assert 0 < result.nodes <= 5001 and result.best_move != 0
+    assert 0 < result.nodes <= 5000 and result.best_move != 0
 
 
 def test_mate_limit_stops_early(searcher):

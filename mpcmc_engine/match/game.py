@@ -116,15 +116,17 @@ def move_limit(limits: MoveLimits, clock: Optional[Clock], color: chess.Color) -
 
 
 def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettings, game_id: object,
-              own_limits: Optional[dict] = None) -> GameRecord:
+              own_limits: Optional[dict] = None, keeps_hash: Optional[dict] = None) -> GameRecord:
     """Play `opening` to the end with engines[color] (chess.engine.SimpleEngine) named names[color]; an engine
-    with limits in `own_limits` ({color: MoveLimits}) gets those instead of the match-wide `settings.limits`.
+    with limits in `own_limits` ({color: MoveLimits}) gets those instead of the match-wide `settings.limits`; one
+    with keeps_hash[color] true gets no `ucinewgame` between moves even with `settings.fresh_hash`.
 
     Never raises for engine misbehaviour: it ends the game with the offender's loss and sets `offender` so the
     caller can restart that engine. `game_id` makes python-chess send `ucinewgame` once per game."""
     board = opening.board()
     clock = Clock(settings.time_control) if settings.time_control else None
     comments, white_scores = [], []
+    fresh_hash = {color: settings.fresh_hash and not (keeps_hash or {}).get(color) for color in chess.COLORS}
 
     def failure(color, termination, reason):
         result = loss_for(color)
@@ -150,7 +152,7 @@ def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettin
         started = time.monotonic()
         try:
             played = play_within(engines[color], board, move_limit(limits, clock, color), timeout_s,
-                                 game=object() if settings.fresh_hash else game_id)
+                                 game=object() if fresh_hash[color] else game_id)
         except TimeoutError:
             if clock is not None:
                 return failure(color, "time forfeit", f"{name} lost on time (no move within {timeout_s:.3f} s)")

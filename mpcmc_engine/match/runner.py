@@ -35,7 +35,8 @@ class MatchError(Exception):
 @dataclass(frozen=True)
 class MatchPlan:
     """Everything a match needs: the two engines (engine 1 first), game settings, ordered openings, game count,
-    and each engine's own fixed limits (empty MoveLimits: the match-wide ones)."""
+    each engine's own fixed limits (empty MoveLimits: the match-wide ones) and whether it keeps its hash tables
+    despite settings.fresh_hash."""
 
     engines: tuple
     settings: GameSettings
@@ -46,6 +47,7 @@ class MatchPlan:
     event: str = "mpcmc-engine match"
     sprt: Optional[Sprt] = None
     engine_limits: tuple = (MoveLimits(), MoveLimits())
+    keeps_hash: tuple = (False, False)
 
     @property
     def names(self) -> tuple:
@@ -112,7 +114,9 @@ class Worker:
                 return GameRecord(opening, opening.board(), [], loss_for(color), "abandoned",
                                   f"{names[color]} could not start: {error}", color)
         own_limits = {color: self.plan.engine_limits[number] for color, number in players.items()}
-        record = play_game(engines, names, opening, self.plan.settings, game_id=game_index, own_limits=own_limits)
+        keeps_hash = {color: self.plan.keeps_hash[number] for color, number in players.items()}
+        record = play_game(engines, names, opening, self.plan.settings, game_id=game_index, own_limits=own_limits,
+                           keeps_hash=keeps_hash)
         if record.offender is not None:
             self.restart_later(players[record.offender])
         return record

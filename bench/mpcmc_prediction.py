@@ -1,0 +1,78 @@
+"""How often the true opponent of an MPC-MC cell played the reply MPC-MC's nominal opponent predicted.
+
+Usage: python bench/mpcmc_prediction.py CELL [CELL ...] [--out DIR] [--option NAME=VALUE ...]
+
+For a cell with fixed nodes per move (see `python bench/mpcmc_experiments.py --list`), every position of its PGN in
+which the base engine moved right after the MPC-MC engine is given to a fresh copy of the nominal opponent (the base
+engine with the cell's options, the same nodes, a clean hash: `ucinewgame` before each search, the game's history
+included), as the MPC-MC engine's nominal opponent saw it; printed: the share of the true opponent's replies that
+equal its prediction. In a deterministic cell it should be all of them; a stochastic cell shows how far its true
+opponent strays from the model. `--option` adds UCI options to the nominal opponent's, e.g. `EvalFile=PATH` for a cell
+of this engine played with other weights than the shipped ones (docs/RESULTS.md says which).
+"""
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+from checkout import use_checkout
+
+use_checkout()
+
+from mpcmc_engine.engine_command import parse_option
+from mpcmc_experiments import CELLS
+
+
+def nodes_of(cell) -> int:
+    """The cell's nodes per move (ValueError for a cell with time limits)."""
+    if "--nodes" not in cell.limits:
+        raise ValueError("only cells with --nodes are reproducible")
+    return int(cell.limits[cell.limits.index("--nodes") + 1])
+
+
+def agreement(cell_name: str, out_dir: Path, options: dict) -> tuple:
+    """(replies predicted, replies) over the cell's PGN in `out_dir`, the nominal opponent having the cell's base
+    options and then `options`."""
+    cell = CELLS[cell_name]
+    limit = chess.engine.Limit(nodes=nodes_of(cell))
+    predicted = replies = 0
+    with chess.engine.SimpleEngine.popen_uci(shlex.split(cell.base_command)) as opponent:
+        opponent.configure({**dict(parse_option(option) for option in cell.base_options), **options})
+        with open(out_dir / f"{cell_name}.pgn", encoding="utf-8") as handle:
+            while (game := chess.pgn.read_game(handle)) is not None:
+                base_color = chess.WHITE if game.headers["White"] == "base" else chess.BLACK
+                board = game.board()
+                for ply, move in enumerate(game.mainline_moves()):
+                    if board.turn == base_color and ply > 0:  # a reply to an MPC-MC move
+                        reply = opponent.play(board, limit, game=object()).move
+                        predicted += reply == move
+                        replies += 1
+                    board.push(move)
+    return predicted, replies
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cells", nargs="+", metavar="CELL")
+    parser.add_argument("--out", default="docs/results", help="where the cells' PGNs are (default %(default)s)")
+    parser.add_argument("--option", action="append", default=[], type=parse_option, metavar="NAME=VALUE",
+                        help="a UCI option of the nominal opponent (repeatable)")
+    args = parser.parse_args(argv)
+    options = dict(args.option)
+    for name in args.cells:
+        if name not in CELLS:
+            parser.error(f"unknown cell {name}; python bench/mpcmc_experiments.py --list shows them")
+        try:
+            predicted, replies = agreement(name, Path(args.out), options)
+        except ValueError as error:
+            parser.error(f"{name}: {error}")
+        print(f"{name}: {predicted} of {replies} replies as predicted ({100 * predicted / max(replies, 1):.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
