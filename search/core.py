@@ -278,7 +278,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if checked:
         depth += 1
     us = st[ST_SIDE]
-    if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and beta < MATE_BOUND
+    if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and -MATE_BOUND < beta < MATE_BOUND
             and bb[us * 8] & ~(bb[us * 8 + PAWN] | bb[us * 8 + KING]) != U0
             and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
             and evaluate(tab, bb, st, weights) >= beta):
