@@ -77,6 +77,23 @@ ADJUDICATION = ["--resign-score", "800", "--resign-moves", "4", "--draw-score", 
 SF_OPTIONS = ["Threads=1", "Hash=16"]
 
 
+def _setting(deterministic: bool) -> str:
+    """The paper's name of a cell's setting."""
+    return "deterministic" if deterministic else "stochastic"
+
+
+def _timed_cell(milliseconds: int, deterministic: bool, cap_seconds: int) -> Cell:
+    """One-step with Stockfish 15.1 in the paper's own setting: every sub-engine call of the MPC-MC engine and every
+    move of the true opponent get `milliseconds`; the MPC-MC engine's own `go movetime` is only a safety cap
+    (`cap_seconds`; its 50 ms calls take about 2 s a move, its 200 ms calls about 8 s)."""
+    return Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
+                + [f"MPCMC_EvalLimit={milliseconds} ms", f"MPCMC_OpponentLimit={milliseconds} ms"],
+                STOCKFISH, SF_OPTIONS,
+                ["--movetime", str(milliseconds / 1000)] + (DETERMINISTIC if deterministic else []) + ADJUDICATION,
+                f"one-step, Stockfish 15.1 {milliseconds} ms a call and a move, {_setting(deterministic)}, adjudicated",
+                first_flags=("--limit", f"movetime={cap_seconds}"))
+
+
 def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: str = "") -> dict:
     """Tables 1 to 4 at `nodes` nodes a sub-engine call and a move: one-step plain and fortified, deterministic and
     stochastic; half-step; two-step (the best 10% of the root moves expanded). `sub_engine` is the evaluator,
@@ -91,8 +108,7 @@ def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: s
     def cell(options, deterministic, setting):
         limits = ["--nodes", str(nodes)] + (DETERMINISTIC if deterministic else []) + adjudication
         return Cell(options, base_command, base_options, limits,
-                    f"{setting}, {engine}, {'deterministic' if deterministic else 'stochastic'}"
-                    + (", adjudicated" if adjudication else ""))
+                    f"{setting}, {engine}, {_setting(deterministic)}" + (", adjudicated" if adjudication else ""))
 
     def mpcmc(mode, fortify=False):
         return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine)
@@ -123,19 +139,10 @@ CELLS = {
     # Stockfish 15.1 as evaluator, nominal opponent and true opponent
     **_table_cells(5000, "5k", sub_engine=STOCKFISH, prefix="sf-"),
     "sf-kept-hash-5k": _kept_hash_control(STOCKFISH, SF_OPTIONS, 5000, "Stockfish 15.1", ADJUDICATION),
-    # the paper's setting: every sub-engine call and every move of the true opponent gets the same time; the
-    # MPC-MC engine's own `go movetime` is only a safety cap (its 50 ms calls take about 2 s a move, its 200 ms
-    # calls about 8 s)
-    "sf-one-det-50ms": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
-                            + ["MPCMC_EvalLimit=50 ms", "MPCMC_OpponentLimit=50 ms"], STOCKFISH, SF_OPTIONS,
-                            ["--movetime", "0.05"] + DETERMINISTIC + ADJUDICATION,
-                            "one-step, Stockfish 15.1 50 ms a call and a move, deterministic, adjudicated",
-                            first_flags=("--limit", "movetime=10")),
-    "sf-one-det-200ms": Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
-                             + ["MPCMC_EvalLimit=200 ms", "MPCMC_OpponentLimit=200 ms"], STOCKFISH, SF_OPTIONS,
-                             ["--movetime", "0.2"] + DETERMINISTIC + ADJUDICATION,
-                             "one-step, Stockfish 15.1 200 ms a call and a move, deterministic, adjudicated",
-                             first_flags=("--limit", "movetime=40")),
+    # the paper's setting: the same time for every Stockfish call and every move of the true opponent
+    "sf-one-det-50ms": _timed_cell(50, True, 10),
+    "sf-one-sto-50ms": _timed_cell(50, False, 10),
+    "sf-one-det-200ms": _timed_cell(200, True, 40),
     # the same wall time per move: MPC-MC splits it over its sub-engine calls (`auto` limits), the base engine
     # searches for all of it
     "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.15"],

@@ -2,12 +2,13 @@
 
 Usage: python bench/mpcmc_prediction.py CELL [CELL ...] [--out DIR] [--option NAME=VALUE ...]
 
-For a cell with fixed nodes per move (see `python bench/mpcmc_experiments.py --list`), every position of its PGN in
-which the base engine moved right after the MPC-MC engine is given to a fresh copy of the nominal opponent (the base
-engine with the cell's options, the same nodes, a clean hash: `ucinewgame` before each search, the game's history
+For a cell (see `python bench/mpcmc_experiments.py --list`), every position of its PGN in which the base engine moved
+right after the MPC-MC engine is given to a fresh copy of the nominal opponent (the base engine with the cell's
+options, the same nodes or time per move, a clean hash: `ucinewgame` before each search, the game's history
 included), as the MPC-MC engine's nominal opponent saw it; printed: the share of the true opponent's replies that
-equal its prediction. In a deterministic cell it should be all of them; a stochastic cell shows how far its true
-opponent strays from the model. `--option` adds UCI options to the nominal opponent's, e.g. `EvalFile=PATH` for a cell
+equal its prediction. In a deterministic cell with fixed nodes it should be all of them; a stochastic cell shows how
+far its true opponent strays from the model, and a deterministic cell with a time limit how far two searches of the
+same time disagree (run it on a quiet machine: the replay's own searches are timed too). `--option` adds UCI options to the nominal opponent's, e.g. `EvalFile=PATH` for a cell
 of this engine played with other weights than the shipped ones (docs/RESULTS.md says which).
 """
 
@@ -27,18 +28,18 @@ from mpcmc_engine.engine_command import parse_option
 from mpcmc_experiments import CELLS
 
 
-def nodes_of(cell) -> int:
-    """The cell's nodes per move (ValueError for a cell with time limits)."""
-    if "--nodes" not in cell.limits:
-        raise ValueError("only cells with --nodes are reproducible")
-    return int(cell.limits[cell.limits.index("--nodes") + 1])
+def limit_of(cell) -> chess.engine.Limit:
+    """The base engine's limit per move in the cell: its `--nodes` or `--movetime` (seconds)."""
+    if "--nodes" in cell.limits:
+        return chess.engine.Limit(nodes=int(cell.limits[cell.limits.index("--nodes") + 1]))
+    return chess.engine.Limit(time=float(cell.limits[cell.limits.index("--movetime") + 1]))
 
 
 def agreement(cell_name: str, out_dir: Path, options: dict) -> tuple:
     """(replies predicted, replies) over the cell's PGN in `out_dir`, the nominal opponent having the cell's base
     options and then `options`."""
     cell = CELLS[cell_name]
-    limit = chess.engine.Limit(nodes=nodes_of(cell))
+    limit = limit_of(cell)
     predicted = replies = 0
     with chess.engine.SimpleEngine.popen_uci(shlex.split(cell.base_command)) as opponent:
         opponent.configure({**dict(parse_option(option) for option in cell.base_options), **options})
@@ -66,10 +67,7 @@ def main(argv=None) -> int:
     for name in args.cells:
         if name not in CELLS:
             parser.error(f"unknown cell {name}; python bench/mpcmc_experiments.py --list shows them")
-        try:
-            predicted, replies = agreement(name, Path(args.out), options)
-        except ValueError as error:
-            parser.error(f"{name}: {error}")
+        predicted, replies = agreement(name, Path(args.out), options)
         print(f"{name}: {predicted} of {replies} replies as predicted ({100 * predicted / max(replies, 1):.1f}%)")
     return 0
 
