@@ -152,8 +152,8 @@ CELLS = {
 }
 
 
-def run_cell(name, games, concurrency, out_dir: Path) -> int:
-    """Play (or resume) one cell; write its PGN and summary; return the match command's exit status."""
+def match_arguments(name, games, concurrency, out_dir: Path) -> list:
+    """The `mpcmc-engine match` arguments (the command's name first) that play cell `name` into `out_dir`."""
     cell = CELLS[name]
     arguments = ["match", "--engine", cell.first_command, "--name", cell.name_of_first(name)]
     for option in cell.first_options:
@@ -164,6 +164,12 @@ def run_cell(name, games, concurrency, out_dir: Path) -> int:
         arguments += ["--option", option]
     arguments += cell.limits + ["--openings", str(OPENINGS), "--games", str(games), "--concurrency", str(concurrency),
                            "--seed", "1", "--pgn", str(out_dir / f"{name}.pgn"), "--event", f"MPC-MC {name}"]
+    return arguments
+
+
+def run_cell(name, games, concurrency, out_dir: Path) -> int:
+    """Play (or resume) one cell; write its PGN and summary; return the match command's exit status."""
+    arguments = match_arguments(name, games, concurrency, out_dir)
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
         status = cli_main(arguments)

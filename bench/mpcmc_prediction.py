@@ -8,12 +8,12 @@ options, the same nodes or time per move, a clean hash: `ucinewgame` before each
 included), as the MPC-MC engine's nominal opponent saw it; printed: the share of the true opponent's replies that
 equal its prediction. In a deterministic cell with fixed nodes it should be all of them; a stochastic cell shows how
 far its true opponent strays from the model, and a deterministic cell with a time limit how far two searches of the
-same time disagree (run it on a quiet machine: the replay's own searches are timed too). `--option` adds UCI options to the nominal opponent's, e.g. `EvalFile=PATH` for a cell
-of this engine played with other weights than the shipped ones (docs/RESULTS.md says which).
+same time disagree (run it on a quiet machine: the replay's own searches are timed too). `--option` adds UCI options
+to the nominal opponent's, e.g. `EvalFile=PATH` for a cell of this engine played with other weights than the shipped
+ones (docs/RESULTS.md says which).
 """
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
@@ -24,25 +24,27 @@ from checkout import use_checkout
 
 use_checkout()
 
+from mpcmc_engine import match_command
 from mpcmc_engine.engine_command import parse_option
-from mpcmc_experiments import CELLS
+from mpcmc_engine.match.game import move_limit
+from mpcmc_experiments import CELLS, match_arguments
 
 
-def limit_of(cell) -> chess.engine.Limit:
-    """The base engine's limit per move in the cell: its `--nodes` or `--movetime` (seconds)."""
-    if "--nodes" in cell.limits:
-        return chess.engine.Limit(nodes=int(cell.limits[cell.limits.index("--nodes") + 1]))
-    return chess.engine.Limit(time=float(cell.limits[cell.limits.index("--movetime") + 1]))
+def base_engine_of(cell_name: str, out_dir: Path) -> tuple:
+    """(EngineSpec, chess.engine.Limit) of the cell's base engine, as its match command sets them up."""
+    parser = argparse.ArgumentParser()
+    match_command.configure(parser)
+    plan = match_command.plan_from(parser.parse_args(match_arguments(cell_name, 1, 1, out_dir)[1:]))
+    return plan.engines[1], move_limit(plan.engine_limits[1] or plan.settings.limits, None, chess.WHITE)
 
 
 def agreement(cell_name: str, out_dir: Path, options: dict) -> tuple:
     """(replies predicted, replies) over the cell's PGN in `out_dir`, the nominal opponent having the cell's base
     options and then `options`."""
-    cell = CELLS[cell_name]
-    limit = limit_of(cell)
+    spec, limit = base_engine_of(cell_name, out_dir)
     predicted = replies = 0
-    with chess.engine.SimpleEngine.popen_uci(shlex.split(cell.base_command)) as opponent:
-        opponent.configure({**dict(parse_option(option) for option in cell.base_options), **options})
+    with chess.engine.SimpleEngine.popen_uci(list(spec.command)) as opponent:
+        opponent.configure({**spec.options, **options})
         with open(out_dir / f"{cell_name}.pgn", encoding="utf-8") as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
                 base_color = chess.WHITE if game.headers["White"] == "base" else chess.BLACK

@@ -190,6 +190,7 @@ def test_keep_hash_exempts_one_engine_from_fresh_hash(tmp_path, openings, capsys
     with pytest.raises(SystemExit):
         main(["match", "--keep-hash", "--engine", STOCKFISH, "--engine", STOCKFISH, "--nodes", "10"])
 
+
 def test_an_engine_of_its_own_limit(tmp_path, openings, capsys):
     log, other_log = tmp_path / "own.log", tmp_path / "other.log"
     pgn = tmp_path / "own.pgn"
