@@ -24,7 +24,7 @@ from checkout import use_checkout
 
 use_checkout()
 
-from mpcmc_engine import match_command
+from mpcmc_engine.tools import match_command
 from mpcmc_engine.engine_command import parse_option
 from mpcmc_engine.match.game import move_limit
 from mpcmc_experiments import CELLS, match_arguments

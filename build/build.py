@@ -6,7 +6,7 @@ Output: `dist/mpcmc-engine/mpcmc-engine` (onedir, the default) or `dist/mpcmc-en
 
 Steps: (1) pre-build the numba cache by running the engine from the source tree through a UCI session that
 exercises every compiled path, with NUMBA_CPU_NAME=generic and a private cache directory; (2) run PyInstaller with
-that cache as `numba_cache/<digest>` (bitboard.jit installs it into the user's cache on the first start), the
+that cache as `numba_cache/<digest>` (mpcmc_engine.jit installs it into the user's cache on the first start), the
 evaluation weights and a runtime hook that selects the generic CPU; (3) unless `--no-checks`, start the executable
 from an empty user cache and another working directory and print the bundle size, `uciok`/`readyok` times and the
 `bench` speed of the executable beside the Python entry point's.
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 HERE = REPO / "build"
 WORK = HERE / "work"
 DIST = REPO / "dist"
-PACKAGES = ("mpcmc_engine", "bitboard", "search", "eval")
+PACKAGES = ("mpcmc_engine",)
 # Never used by the engine; setuptools and pkg_resources would also add slow runtime hooks before `uciok`.
 EXCLUDED_MODULES = ("matplotlib", "scipy", "IPython", "tkinter", "PIL", "pytest", "setuptools", "pkg_resources",
                     "distutils", "numba.pycc", "numba.tests", "numpy.f2py", "cffi", "pycparser", "yaml", "jinja2",
@@ -182,7 +182,7 @@ def run_pyinstaller(onefile: bool, cache: Path, digest: str) -> None:
                "--noconfirm", "--log-level", "WARN",
                "--distpath", str(DIST), "--workpath", str(WORK / "pyinstaller"), "--specpath", str(WORK),
                "--paths", str(REPO), "--runtime-hook", str(HERE / "runtime_hook.py"),
-               "--add-data", f"{REPO / 'eval' / 'weights' / 'default.json'}{os.pathsep}eval/weights",
+               "--add-data", f"{REPO / 'mpcmc_engine' / 'eval' / 'weights' / 'default.json'}{os.pathsep}mpcmc_engine/eval/weights",
                "--add-data", f"{cache}{os.pathsep}numba_cache/{digest}"]
     for package in PACKAGES:
         command += ["--collect-submodules", package]
@@ -259,7 +259,7 @@ def main(argv=None) -> int:
         print('build: PyInstaller is not importable; install it with  pip install ".[build]"', file=sys.stderr)
         return 2
     sys.path.insert(0, str(REPO))
-    from bitboard.jit import source_digest
+    from mpcmc_engine.jit import source_digest
 
     WORK.mkdir(parents=True, exist_ok=True)
     digest = source_digest(REPO)

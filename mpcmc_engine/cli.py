@@ -11,12 +11,12 @@ import sys
 
 # command name -> (module, one-line help)
 COMMANDS = {
-    "uci": ("mpcmc_engine.uci", "speak UCI on stdin/stdout (the default when no command is given)"),
-    "perft": ("mpcmc_engine.perft_command", "count the leaves of the move tree; validate EPD perft suites"),
-    "bench": ("mpcmc_engine.bench_command", "benchmarks that print their figures"),
-    "epd": ("mpcmc_engine.epd_command", "run an EPD test suite (bm/am/c0) through a UCI engine"),
-    "match": ("mpcmc_engine.match_command", "play a match between two UCI engines"),
-    "train": ("mpcmc_engine.train_command", "learn evaluation weights by temporal differences"),
+    "uci": ("mpcmc_engine.uci.protocol", "speak UCI on stdin/stdout (the default when no command is given)"),
+    "perft": ("mpcmc_engine.tools.perft_command", "count the leaves of the move tree; validate EPD perft suites"),
+    "bench": ("mpcmc_engine.tools.bench_command", "benchmarks that print their figures"),
+    "epd": ("mpcmc_engine.tools.epd_command", "run an EPD test suite (bm/am/c0) through a UCI engine"),
+    "match": ("mpcmc_engine.tools.match_command", "play a match between two UCI engines"),
+    "train": ("mpcmc_engine.tools.train_command", "learn evaluation weights by temporal differences"),
 }
 
 
@@ -36,7 +36,7 @@ def main(argv=None) -> int:
         return 0
     module_name, help_text = COMMANDS[name]
     if name == "uci":
-        from mpcmc_engine import uci  # standard library only: `uciok` comes before anything heavy is imported
+        from mpcmc_engine.uci import protocol as uci  # standard library only: `uciok` comes before anything heavy is imported
         return uci.run_from_argv(argv[1:])
     module = importlib.import_module(module_name)
     parser = argparse.ArgumentParser(prog=f"mpcmc-engine {name}", description=help_text)

@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from mpcmc_engine.cli import main
-from mpcmc_engine.epd_suite import parse_point_scores, read_test_suite
+from mpcmc_engine.tools.epd_suite import parse_point_scores, read_test_suite
 from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"

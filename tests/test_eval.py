@@ -7,11 +7,11 @@ import chess
 import numpy as np
 import pytest
 
-from bitboard.position import Position
-from eval.evaluate import evaluate
-from eval.explain import explain
-from eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets, extract_features, game_phase, taper
-from eval.weights import (
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.eval.evaluate import evaluate
+from mpcmc_engine.eval.explain import explain
+from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets, extract_features, game_phase, taper
+from mpcmc_engine.eval.weights import (
     DEFAULT_WEIGHTS_PATH, FORMAT, VERSION, Weights, load_default_weights, load_weights, material_only_weights,
     save_weights,
 )

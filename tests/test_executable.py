@@ -21,7 +21,7 @@ _spec = importlib.util.spec_from_file_location("mpcmc_build", REPO_ROOT / "build
 builder = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(builder)
 EXECUTABLE = builder.executable_path(onefile=False)
-SOURCES = ("bitboard", "search", "eval", "mpcmc_engine", "build")
+SOURCES = ("mpcmc_engine", "build")
 UCIOK_S, READYOK_S = 0.3, 1.0
 START_ATTEMPTS = 3  # start-up is timed on a shared machine: one quiet start out of three must meet the limits
 

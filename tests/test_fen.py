@@ -5,7 +5,7 @@ import random
 import chess
 import pytest
 
-from bitboard.position import Position
+from mpcmc_engine.bitboard.position import Position
 from tests.shared_data import data_file
 
 

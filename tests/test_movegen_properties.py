@@ -8,9 +8,9 @@ import chess.polyglot
 import numpy as np
 import pytest
 
-from bitboard.constants import BB_KEYS, ST_UNDO
-from bitboard.moves import move_kind, move_promotion
-from bitboard.position import Position
+from mpcmc_engine.bitboard.constants import BB_KEYS, ST_UNDO
+from mpcmc_engine.bitboard.moves import move_kind, move_promotion
+from mpcmc_engine.bitboard.position import Position
 
 GAMES_PER_VARIANT = 80
 MAX_PLIES = 110

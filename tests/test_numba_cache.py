@@ -3,9 +3,9 @@
 import shutil
 from pathlib import Path
 
-from bitboard import jit as project_jit
-from bitboard.makemove import make_move
-from bitboard.movegen import generate_moves
+from mpcmc_engine import jit as project_jit
+from mpcmc_engine.bitboard.makemove import make_move
+from mpcmc_engine.bitboard.movegen import generate_moves
 
 ROOT = Path(project_jit.__file__).resolve().parent.parent
 

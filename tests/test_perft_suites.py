@@ -2,8 +2,8 @@
 
 import pytest
 
-from bitboard.position import Position
-from mpcmc_engine.perft_suite import PerftCase, SuiteError, read_perft_suite
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.tools.perft_suite import PerftCase, SuiteError, read_perft_suite
 from tests.shared_data import data_file
 
 DEFAULT_NODE_CAP = 2_000_000  # default run: every depth whose expected count is at most this

@@ -6,11 +6,11 @@ import time
 import chess
 import pytest
 
-from bitboard.position import Position
-from search.bench import BENCH_FENS, run_bench
-from search.constants import MATE
-from search.limits import SearchLimits, uci_score
-from search.searcher import Searcher
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.search.bench import BENCH_FENS, run_bench
+from mpcmc_engine.search.constants import MATE
+from mpcmc_engine.search.limits import SearchLimits, uci_score
+from mpcmc_engine.search.searcher import Searcher
 from tests.shared_data import data_file
 
 MIDDLEGAME = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14"

@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from eval.features import N_FEATURES, PHASE_MAX
-from eval.weights import load_default_weights, load_weights, material_only_weights
+from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
+from mpcmc_engine.eval.weights import load_default_weights, load_weights, material_only_weights
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig

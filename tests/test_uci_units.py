@@ -3,11 +3,11 @@
 import chess
 import pytest
 
-from mpcmc_engine.options import DEFAULT_WEIGHTS, EMPTY, OPTIONS, Options
-from mpcmc_engine.syzygy import RootTablebase, best_moves
-from mpcmc_engine.timeman import GoParams, plan
-from mpcmc_engine.uci import parse_go, parse_position, parse_setoption
-from mpcmc_engine.uci_format import InfoReport, format_bestmove, format_info, wdl_from_score
+from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, EMPTY, OPTIONS, Options
+from mpcmc_engine.uci.tablebase import RootTablebase, best_moves
+from mpcmc_engine.uci.timeman import GoParams, plan
+from mpcmc_engine.uci.protocol import parse_go, parse_position, parse_setoption
+from mpcmc_engine.uci.format import InfoReport, format_bestmove, format_info, wdl_from_score
 
 
 def test_parse_go_any_order_and_garbage():

@@ -12,7 +12,7 @@ from mpcmc_engine.engine_command import EngineSpec, parse_engine_command, parse_
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import MODES, Rollout, RolloutSettings
-from mpcmc_engine.options import EMPTY
+from mpcmc_engine.uci.options import EMPTY
 
 INTERNAL = "internal"
 # this engine as a sub-engine is a local pipe away: no lag to allow for (with the default 30 ms, a 50 ms call searched

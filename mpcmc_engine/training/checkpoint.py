@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from eval.features import LAYOUT
+from mpcmc_engine.eval.features import LAYOUT
 from mpcmc_engine.training.files import write_text_atomically
 
 CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 import chess.engine
 import numpy as np
 
-from eval.features import N_FEATURES
-from eval.weights import Weights
+from mpcmc_engine.eval.features import N_FEATURES
+from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.engine_command import parse_engine_command
 from mpcmc_engine.match.openings import Opening, load_openings
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
-from search.searcher import Searcher
+from mpcmc_engine.search.searcher import Searcher
 
 SOURCES = ("selfplay", "mentor", "pgn")
 SEARCH_HASH_MB = 8

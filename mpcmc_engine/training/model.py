@@ -8,8 +8,8 @@ respect to the weights in logistic units (u = SCALE * w), so dV/du = V (1 - V) *
 
 import numpy as np
 
-from eval.features import N_FEATURES, PHASE_MAX
-from eval.weights import Weights
+from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
+from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.training.values import SCALE, win_probability
 
 

@@ -8,9 +8,9 @@ a fixed-depth search of each played position in PGN and mentor games.
 import chess
 import chess.engine
 
-from bitboard.position import Position
+from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.training.records import RecordBuilder, leaf_search_limits
-from search.limits import SearchLimits
+from mpcmc_engine.search.limits import SearchLimits
 
 MAX_PLIES = 300             # longer games are scored as draws
 ADJUDICATION_CP = 1500      # self-play: a search score this large for the side to move decides the game

@@ -8,16 +8,16 @@
 
 import random
 
-from bitboard.position import Position
-from eval.weights import Weights
-from mpcmc_engine.epd_suite import read_test_suite
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.eval.weights import Weights
+from mpcmc_engine.tools.epd_suite import read_test_suite
 from mpcmc_engine.match.openings import load_openings, scheduled
 from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
 from mpcmc_engine.match.tally import Tally
 from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS, WAC
 from mpcmc_engine.training.play import selfplay_record
-from search.limits import SearchLimits
-from search.searcher import Searcher
+from mpcmc_engine.search.limits import SearchLimits
+from mpcmc_engine.search.searcher import Searcher
 
 PROBE_HASH_MB = 8
 

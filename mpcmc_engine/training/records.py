@@ -9,8 +9,8 @@ from typing import Optional
 
 import numpy as np
 
-from eval.features import N_FEATURES, extract_features, game_phase
-from search.limits import SearchLimits
+from mpcmc_engine.eval.features import N_FEATURES, extract_features, game_phase
+from mpcmc_engine.search.limits import SearchLimits
 
 FEATURE_DTYPE = np.int16  # counts are small; keeps records cheap to send between processes
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from eval.weights import Weights, save_weights
+from mpcmc_engine.eval.weights import Weights, save_weights
 from mpcmc_engine.training.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
 from mpcmc_engine.training.curve import plot_curves, write_curve_csv
 from mpcmc_engine.training.generate import GamePool, SourceConfig

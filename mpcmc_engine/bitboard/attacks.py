@@ -1,0 +1,55 @@
+"""Attack look-ups over the table array: sliders by magic bitboards, and who attacks a square."""
+
+import numpy as np
+
+from mpcmc_engine.bitboard.constants import (
+    BB_ALL, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, T_BETWEEN, T_BISHOP_MAGIC, T_BISHOP_MASK, T_BISHOP_OFFSET,
+    T_BISHOP_SHIFT, T_KING, T_KNIGHT, T_LINE, T_PAWN_ATTACKS, T_ROOK_MAGIC, T_ROOK_MASK, T_ROOK_OFFSET,
+    T_ROOK_SHIFT,
+)
+from mpcmc_engine.jit import jit
+
+
+@jit("uint64(uint64[::1], int64, uint64)", inline="always")
+def rook_attacks(tab, square, occupied):
+    """Squares a rook on `square` attacks given the occupied squares."""
+    index = ((occupied & tab[T_ROOK_MASK + square]) * tab[T_ROOK_MAGIC + square]) >> tab[T_ROOK_SHIFT + square]
+    return tab[np.int64(tab[T_ROOK_OFFSET + square] + index)]
+
+
+@jit("uint64(uint64[::1], int64, uint64)", inline="always")
+def bishop_attacks(tab, square, occupied):
+    """Squares a bishop on `square` attacks given the occupied squares."""
+    index = ((occupied & tab[T_BISHOP_MASK + square]) * tab[T_BISHOP_MAGIC + square]) >> tab[T_BISHOP_SHIFT + square]
+    return tab[np.int64(tab[T_BISHOP_OFFSET + square] + index)]
+
+
+@jit("uint64(uint64[::1], int64, int64)", inline="always")
+def between(tab, a, b):
+    """Squares strictly between a and b when they share a line, else 0."""
+    return tab[T_BETWEEN + a * 64 + b]
+
+
+@jit("uint64(uint64[::1], int64, int64)", inline="always")
+def line_through(tab, a, b):
+    """The whole line (edge to edge) through a and b when they share one, else 0."""
+    return tab[T_LINE + a * 64 + b]
+
+
+@jit("uint64(uint64[::1], uint64[::1], int64, uint64, int64)")
+def attackers_of_colour(tab, bb, square, occupied, colour):
+    """Pieces of `colour` attacking `square` when the occupied squares are `occupied`."""
+    base = colour * 8
+    diagonal = bb[base + BISHOP] | bb[base + QUEEN]
+    straight = bb[base + ROOK] | bb[base + QUEEN]
+    return ((tab[T_PAWN_ATTACKS + (1 - colour) * 64 + square] & bb[base + PAWN])
+            | (tab[T_KNIGHT + square] & bb[base + KNIGHT])
+            | (tab[T_KING + square] & bb[base + KING])
+            | (bishop_attacks(tab, square, occupied) & diagonal)
+            | (rook_attacks(tab, square, occupied) & straight))
+
+
+@jit("boolean(uint64[::1], uint64[::1], int64, int64)")
+def square_attacked(tab, bb, square, colour):
+    """True when a piece of `colour` attacks `square` in the current position."""
+    return attackers_of_colour(tab, bb, square, bb[BB_ALL], colour) != 0

@@ -1,0 +1,37 @@
+"""Named constants of the search: score scale, bounds, and the slots of the control and work arrays."""
+
+from mpcmc_engine.bitboard.constants import MAX_MOVES
+
+MAX_PLY = 128                  # deepest search ply (the work arrays hold this many plies)
+MATE = 32000                   # score of giving mate now; mate at ply p scores MATE - p
+MATE_BOUND = MATE - MAX_PLY    # |score| >= MATE_BOUND means a forced mate
+INF = MATE + 1                 # beyond every score
+DRAW = 0
+
+# Transposition table bounds.
+BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3  # 0 marks an empty entry
+
+# Slots of the shared int64 control array (one per Searcher, written by any Python thread, read by every search
+# thread with a relaxed atomic load). Deadlines are absolute time.monotonic_ns() values, 0 = none.
+C_STOP = 0
+C_SOFT_DEADLINE = 1
+C_HARD_DEADLINE = 2
+C_GENERATION = 3
+CONTROL_SIZE = 8
+
+# Slots of the per-thread int64 work array `ws`: counters, then the move-ordering tables, the triangular PV and the
+# per-ply move lists.
+S_NODES = 0          # nodes searched (main search and quiescence, each node once)
+S_SELDEPTH = 1       # deepest ply reached
+S_ABORT = 2          # 1 once the search must unwind (stop flag, hard deadline, node limit)
+S_ROOT_PLY = 3       # st[ST_PLY] of the root position
+S_NODE_LIMIT = 4     # abort when S_NODES reaches it; 0 = none
+W_KILLERS = 8                                # [ply][2]
+W_HISTORY = W_KILLERS + 2 * MAX_PLY          # [side][from][to]
+W_PV_LENGTH = W_HISTORY + 2 * 64 * 64        # [ply]: length of the PV from that ply
+W_PV = W_PV_LENGTH + MAX_PLY                 # [ply][MAX_PLY]: triangular PV
+W_MOVES = W_PV + MAX_PLY * MAX_PLY           # [ply][MAX_MOVES]: move lists
+W_ORDER = W_MOVES + MAX_PLY * MAX_MOVES      # [ply][MAX_MOVES]: their ordering scores
+WORK_SIZE = W_ORDER + MAX_PLY * MAX_MOVES
+
+HISTORY_MAX = 1 << 24  # history scores are halved when one reaches this

@@ -1,0 +1,371 @@
+"""The numba search: quiescence, the alpha-beta node routine (PVS, null move, LMR, check extension) and the root.
+
+Every function takes the same arrays: `tab`, `bb`, `st` (the board, see bitboard), `weights` (packed evaluation
+weights), `tt` (the shared transposition table), `ws` (this thread's work array, slots in mpcmc_engine.search.constants) and
+`ctl` (the shared control array). Scores are fail-soft centipawns from the side to move's view; a search that had
+to stop sets ws[S_ABORT] and returns a meaningless score that callers discard. The drivers (iterative deepening,
+aspiration windows, MTD(bi), MultiPV) are in mpcmc_engine.search.searcher and call `search_root` once per root search.
+"""
+
+import math
+
+import numpy as np
+
+from mpcmc_engine.bitboard.constants import (
+    BB_KEYS, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, MAX_MOVES, PAWN, QUEEN, ROOK,
+    ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, U0, U_MOVE, UNDO_SIZE,
+)
+from mpcmc_engine.jit.intrinsics import popcount
+from mpcmc_engine.jit import jit
+from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
+from mpcmc_engine.bitboard.movegen import generate_moves, in_check
+from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
+from mpcmc_engine.eval.evaluate import evaluate
+from mpcmc_engine.search.constants import (
+    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_MAX, INF, MATE,
+    MATE_BOUND, MAX_PLY, S_ABORT, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_HISTORY, W_KILLERS, W_MOVES,
+    W_ORDER, W_PV, W_PV_LENGTH,
+)
+from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
+from mpcmc_engine.search.see import SEE_VALUE, see_ge
+from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_move, entry_score, tt_probe, tt_store
+
+CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
+DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
+NULL_MOVE_MIN_DEPTH = 3
+LMR_MIN_DEPTH = 3
+LMR_MIN_MOVES = 3
+ORDER_TT_MOVE = 1 << 30
+ORDER_GOOD_CAPTURE = 1 << 28
+ORDER_KILLER = 1 << 27
+ORDER_BAD_CAPTURE = -(1 << 27)
+LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
+
+# Late move reductions by [depth][move number], both capped at 63.
+LMR_REDUCTION = np.array([[0 if d == 0 or m == 0 else int(0.75 + math.log(d) * math.log(m) / 2.25)
+                           for m in range(64)] for d in range(64)], dtype=np.int64).ravel()
+
+NODE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
+                  "int64, int64, int64, int64)")
+QUIESCENCE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], "
+                        "int64[::1], int64, int64, int64)")
+ROOT_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
+                  "int64[::1], int64, int64, int64, int64)")
+
+
+@jit("boolean(int64[::1], int64[::1], int64)")
+def enter_node(ws, ctl, ply):
+    """Count a node and decide whether the search must stop (stop flag, node limit, hard deadline every
+    CLOCK_INTERVAL nodes); True when it must. Once stopped, nothing more is counted, so a node limit is never
+    exceeded (the re-searches that callers start after an aborted child stop at once)."""
+    if ws[S_ABORT] != 0:
+        return True
+    nodes = ws[S_NODES] + 1
+    ws[S_NODES] = nodes
+    if ply > ws[S_SELDEPTH]:
+        ws[S_SELDEPTH] = ply
+    if load_relaxed(ctl, C_STOP) != 0 or (ws[S_NODE_LIMIT] != 0 and nodes >= ws[S_NODE_LIMIT]):
+        ws[S_ABORT] = 1
+    elif nodes % CLOCK_INTERVAL == 0:
+        deadline = load_relaxed(ctl, C_HARD_DEADLINE)
+        if deadline != 0 and monotonic_ns() >= deadline:
+            ws[S_ABORT] = 1
+    return ws[S_ABORT] != 0
+
+
+@jit("boolean(uint64[::1])")
+def insufficient_material(bb):
+    """True when neither side can mate: no pawns, rooks or queens, and one minor piece at most or only bishops all
+    on squares of one colour."""
+    if bb[PAWN] | bb[8 + PAWN] | bb[ROOK] | bb[8 + ROOK] | bb[QUEEN] | bb[8 + QUEEN]:
+        return False
+    knights = bb[2] | bb[8 + 2]
+    bishops = bb[BISHOP] | bb[8 + BISHOP]
+    if popcount(knights | bishops) <= 1:
+        return True
+    return knights == U0 and ((bishops & LIGHT_SQUARES) == U0 or (bishops & ~LIGHT_SQUARES) == U0)
+
+
+@jit("boolean(uint64[::1], int64[::1], int64)")
+def is_draw(bb, st, root_ply):
+    """True when the position is drawn by the fifty-move rule, insufficient material or repetition. A position
+    repeating one at or after the root (ply `root_ply`) is a draw at once; an earlier one must occur twice. The scan
+    stops at the last irreversible move or null move."""
+    if st[ST_HALFMOVE] >= 100 or insufficient_material(bb):
+        return True
+    ply = st[ST_PLY]
+    key = bb[BB_KEYS + ply]
+    oldest = max(ply - st[ST_HALFMOVE], 0)
+    seen = 0
+    earlier = ply
+    while earlier - 2 >= oldest:
+        if st[ST_UNDO + (earlier - 1) * UNDO_SIZE + U_MOVE] == 0 or st[ST_UNDO + (earlier - 2) * UNDO_SIZE + U_MOVE] == 0:
+            return False
+        earlier -= 2
+        if bb[BB_KEYS + earlier] == key:
+            if earlier >= root_ply:
+                return True
+            seen += 1
+            if seen == 2:
+                return True
+    return False
+
+
+@jit("boolean(int64[::1], int64)", inline="always")
+def is_tactical(st, move):
+    """Captures (en passant included) and promotions."""
+    kind = move_kind(move)
+    if kind == KIND_PROMOTION or kind == KIND_EN_PASSANT:
+        return True
+    return kind != KIND_CASTLE and st[ST_BOARD + move_to(move)] != 0
+
+
+@jit("int64(int64[::1], int64)", inline="always")
+def capture_order(st, move):
+    """MVV-LVA score of a tactical move: the victim's value (plus a promotion's gain) first, the attacker's second."""
+    kind = move_kind(move)
+    victim = PAWN if kind == KIND_EN_PASSANT else st[ST_BOARD + move_to(move)] & 7
+    gain = SEE_VALUE[victim]
+    if kind == KIND_PROMOTION:
+        gain += SEE_VALUE[move_promotion(move)] - SEE_VALUE[PAWN]
+    return gain * 8 - (st[ST_BOARD + move_from(move)] & 7)
+
+
+@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64, int64, int64, int64)")
+def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
+    """Give moves ws[start:end] their ordering scores: TT move, good captures and queen promotions by MVV-LVA,
+    killers, quiet moves by history, captures losing material (SEE) last."""
+    side = st[ST_SIDE]
+    killer_a = ws[W_KILLERS + 2 * ply]
+    killer_b = ws[W_KILLERS + 2 * ply + 1]
+    for i in range(start, end):
+        move = ws[i]
+        if move == tt_move:
+            score = ORDER_TT_MOVE
+        elif is_tactical(st, move):
+            score = capture_order(st, move)
+            if move_kind(move) == KIND_PROMOTION and move_promotion(move) != QUEEN:
+                score = ORDER_BAD_CAPTURE + score
+            elif SEE_VALUE[st[ST_BOARD + move_from(move)] & 7] <= score // 8 or see_ge(tab, bb, st, move, 0):
+                score = ORDER_GOOD_CAPTURE + score
+            else:
+                score = ORDER_BAD_CAPTURE + score
+        elif move == killer_a:
+            score = ORDER_KILLER
+        elif move == killer_b:
+            score = ORDER_KILLER - 1
+        else:
+            score = ws[W_HISTORY + side * 4096 + (move & 4095)]
+        ws[i - W_MOVES + W_ORDER] = score
+
+
+@jit("int64(int64[::1], int64, int64)", inline="always")
+def pick_move(ws, index, end):
+    """Swap the best-scored of moves ws[index:end] into ws[index] (selection sort step) and return it."""
+    best = index
+    offset = W_ORDER - W_MOVES
+    for i in range(index + 1, end):
+        if ws[i + offset] > ws[best + offset]:
+            best = i
+    move = ws[best]
+    ws[best] = ws[index]
+    ws[index] = move
+    score = ws[best + offset]
+    ws[best + offset] = ws[index + offset]
+    ws[index + offset] = score
+    return move
+
+
+@jit("void(int64[::1], int64, int64)", inline="always")
+def update_pv(ws, ply, move):
+    """PV of `ply` := move followed by the PV of ply + 1."""
+    row = W_PV + ply * MAX_PLY
+    child = row + MAX_PLY
+    length = ws[W_PV_LENGTH + ply + 1] if ply + 1 < MAX_PLY else 0
+    ws[row] = move
+    for i in range(length):
+        ws[row + 1 + i] = ws[child + i]
+    ws[W_PV_LENGTH + ply] = length + 1
+
+
+@jit("void(int64[::1], int64[::1], int64, int64, int64)")
+def reward_quiet(ws, st, move, ply, depth):
+    """A quiet move caused a cutoff: make it the first killer of its ply and raise its history."""
+    if ws[W_KILLERS + 2 * ply] != move:
+        ws[W_KILLERS + 2 * ply + 1] = ws[W_KILLERS + 2 * ply]
+        ws[W_KILLERS + 2 * ply] = move
+    slot = W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)
+    ws[slot] += depth * depth
+    if ws[slot] >= HISTORY_MAX:
+        for i in range(W_HISTORY, W_HISTORY + 2 * 4096):
+            ws[i] //= 2
+
+
+@jit(QUIESCENCE_SIGNATURE)
+def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
+    """Quiescence search: stand pat, then captures and promotions (every evasion when in check), skipping captures
+    that lose material (SEE) or cannot reach alpha (delta pruning). Fail-soft within (alpha, beta)."""
+    ws[W_PV_LENGTH + ply] = 0
+    if enter_node(ws, ctl, ply):
+        return 0
+    if ply >= MAX_PLY - 1:
+        return evaluate(tab, bb, st, weights)
+    checked = in_check(tab, bb, st)
+    if checked:
+        best = -MATE + ply
+        stand_pat = -INF
+    else:
+        stand_pat = evaluate(tab, bb, st, weights)
+        if stand_pat >= beta:
+            return stand_pat
+        best = stand_pat
+        if stand_pat > alpha:
+            alpha = stand_pat
+    start = W_MOVES + ply * MAX_MOVES
+    end = generate_moves(tab, bb, st, ws, start, not checked)
+    for i in range(start, end):
+        ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) if is_tactical(st, ws[i]) else 0
+    for i in range(start, end):
+        move = pick_move(ws, i, end)
+        if not checked:
+            if stand_pat + ws[i - W_MOVES + W_ORDER] // 8 + DELTA_MARGIN <= alpha:
+                continue
+            if not see_ge(tab, bb, st, move, 0):
+                continue
+        make_move(tab, bb, st, move)
+        score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -beta, -alpha)
+        unmake_move(bb, st)
+        if ws[S_ABORT]:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                update_pv(ws, ply, move)
+                if score >= beta:
+                    break
+    return best
+
+
+@jit(NODE_SIGNATURE)
+def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
+    """Alpha-beta search of `depth` plies (quiescence below 1) at distance `ply` from the root: PVS, TT cutoffs
+    outside PV nodes, null-move pruning, late move reductions, check extension, mate-distance pruning and draw
+    detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move reaches alpha, r >= beta on a cutoff."""
+    if depth <= 0:
+        return quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta)
+    ws[W_PV_LENGTH + ply] = 0
+    if enter_node(ws, ctl, ply):
+        return 0
+    if is_draw(bb, st, ws[S_ROOT_PLY]):
+        return DRAW
+    if ply >= MAX_PLY - 1:
+        return evaluate(tab, bb, st, weights)
+    alpha = max(alpha, -MATE + ply)
+    beta = min(beta, MATE - ply - 1)
+    if alpha >= beta:
+        return alpha
+    pv_node = beta - alpha > 1
+    key = bb[BB_KEYS + st[ST_PLY]]
+    entry = tt_probe(tt, key)
+    tt_move = entry_move(entry)
+    if entry != 0 and not pv_node and entry_depth(entry) >= depth:
+        score = entry_score(entry, ply)
+        bound = entry_bound(entry)
+        if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha):
+            return score
+    checked = in_check(tab, bb, st)
+    if checked:
+        depth += 1
+    us = st[ST_SIDE]
+    if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and -MATE_BOUND < beta < MATE_BOUND
+            and bb[us * 8] & ~(bb[us * 8 + PAWN] | bb[us * 8 + KING]) != U0
+            and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
+            and evaluate(tab, bb, st, weights) >= beta):
+        reduction = 3 + depth // 6
+        make_null_move(tab, bb, st)
+        score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
+        unmake_null_move(st)
+        if ws[S_ABORT]:
+            return 0
+        if score >= beta:
+            return beta if score >= MATE_BOUND else score
+    start = W_MOVES + ply * MAX_MOVES
+    end = generate_moves(tab, bb, st, ws, start, False)
+    if end == start:
+        return -MATE + ply if checked else DRAW
+    order_moves(tab, bb, st, ws, start, end, tt_move, ply)
+    original_alpha = alpha
+    best = -INF
+    best_move = 0
+    for i in range(start, end):
+        move = pick_move(ws, i, end)
+        searched = i - start
+        quiet = not is_tactical(st, move)
+        make_move(tab, bb, st, move)
+        if searched == 0:
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
+        else:
+            reduction = 0
+            if (depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and quiet and not checked
+                    and not in_check(tab, bb, st)):
+                reduction = LMR_REDUCTION[min(depth, 63) * 64 + min(searched, 63)] - (1 if pv_node else 0)
+                reduction = min(max(reduction, 0), depth - 2)
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha)
+            if score > alpha and reduction > 0:
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -alpha - 1, -alpha)
+            if alpha < score < beta:
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
+        unmake_move(bb, st)
+        if ws[S_ABORT]:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                best_move = move
+                update_pv(ws, ply, move)
+                if score >= beta:
+                    if quiet:
+                        reward_quiet(ws, st, move, ply, depth)
+                    break
+    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
+    tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION])
+    return best
+
+
+@jit(ROOT_SIGNATURE)
+def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alpha, beta):
+    """Search root_moves[:count] (best first) to `depth` within (alpha, beta); fail-soft score of the best move.
+    A move whose score raises alpha moves to the front of root_moves, and ws's PV row 0 holds its PV."""
+    ws[W_PV_LENGTH] = 0
+    if enter_node(ws, ctl, 0):
+        return 0
+    key = bb[BB_KEYS + st[ST_PLY]]
+    original_alpha = alpha
+    best = -INF
+    for i in range(count):
+        move = root_moves[i]
+        make_move(tab, bb, st, move)
+        if i == 0:
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
+        else:
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -alpha - 1, -alpha)
+            if alpha < score < beta:
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
+        unmake_move(bb, st)
+        if ws[S_ABORT]:
+            return 0
+        if score > best:
+            best = score
+        if score > alpha:
+            alpha = score
+            update_pv(ws, 0, move)
+            for j in range(i, 0, -1):
+                root_moves[j] = root_moves[j - 1]
+            root_moves[0] = move
+            if score >= beta:
+                break
+    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
+    tt_store(tt, key, root_moves[0] if best > original_alpha else 0, best, depth, bound, 0, ctl[C_GENERATION])
+    return best

@@ -1,0 +1,265 @@
+"""The Python face of the search: `Searcher` owns the transposition table, the control array and the per-thread
+work arrays, and drives the numba root search (mpcmc_engine.search.core.search_root) from Python: iterative deepening with
+aspiration windows (PVS) or MTD(bi) bisection over null-window probes, MultiPV, searchmoves, Lazy SMP helper
+threads and progress reports. Each numba call releases the GIL, so `stop()` and `set_deadlines()` from another
+thread take effect within microseconds.
+"""
+
+import threading
+import time
+
+import numpy as np
+
+from mpcmc_engine.bitboard.constants import BB_KEYS, ST_PLY
+from mpcmc_engine.eval.weights import Weights, load_default_weights
+from mpcmc_engine.search.constants import (
+    C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
+    S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
+)
+from mpcmc_engine.search.core import is_draw, search_root
+from mpcmc_engine.search.limits import ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score
+from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
+
+ASPIRATION_DEPTH = 4     # first depth searched with an aspiration window
+ASPIRATION_WINDOW = 25   # half-width of the first aspiration window, in centipawns
+
+
+class _Line:
+    """One MultiPV line of the last completed iteration."""
+
+    def __init__(self):
+        self.score = 0
+        self.pv = []
+
+
+class Searcher:
+    """Searches positions with a shared transposition table; one search at a time (blocking `search`)."""
+
+    def __init__(self, hash_mb: int = 16, threads: int = 1):
+        self._control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+        self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
+        self._work = []
+        self.set_threads(threads)
+        self._weights = load_default_weights().packed()
+
+    # --- configuration (between searches) -------------------------------------------------------------------------
+    def resize(self, hash_mb: int) -> None:
+        """Replace the transposition table by an empty one of `hash_mb` megabytes."""
+        self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
+
+    def set_threads(self, threads: int) -> None:
+        """Search with `threads` threads (1 main thread + threads - 1 Lazy SMP helpers)."""
+        threads = max(1, int(threads))
+        while len(self._work) < threads:
+            self._work.append(np.zeros(WORK_SIZE, dtype=np.int64))
+        del self._work[threads:]
+
+    def clear(self) -> None:
+        """Forget everything learnt: transposition table, history and killers."""
+        self._tt.fill(0)
+        for work in self._work:
+            work.fill(0)
+
+    def set_weights(self, weights: Weights) -> None:
+        """Evaluate with `weights` from the next search on."""
+        self._weights = weights.packed()
+
+    # --- control (thread-safe, during a search) ---------------------------------------------------------------
+    def stop(self) -> None:
+        """Make the running search return as soon as possible."""
+        self._control[C_STOP] = 1
+
+    def set_deadlines(self, soft_ns: int, hard_ns: int) -> None:
+        """Set the running search's soft and hard deadlines (absolute time.monotonic_ns(); 0 = none)."""
+        self._control[C_SOFT_DEADLINE] = int(soft_ns)
+        self._control[C_HARD_DEADLINE] = int(hard_ns)
+
+    def hashfull(self) -> int:
+        """Permille of the table holding entries of the current search (UCI hashfull)."""
+        return int(tt_hashfull(self._tt, self._control[C_GENERATION]))
+
+    # --- searching --------------------------------------------------------------------------------------------
+    def search(self, position, limits: SearchLimits = None, on_info=None) -> SearchResult:
+        """Search `position` (a bitboard Position, left unchanged) within `limits`; call on_info(SearchInfo) after
+        each completed iteration and on each root fail high / fail low; return the best move found."""
+        limits = limits or SearchLimits()
+        if limits.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown search algorithm {limits.algorithm!r} (expected one of {ALGORITHMS})")
+        started = time.monotonic_ns()
+        control = self._control
+        control[C_STOP] = 0
+        control[C_GENERATION] = (control[C_GENERATION] + 1) % GENERATIONS
+        self.set_deadlines(limits.soft_deadline_ns, limits.hard_deadline_ns)
+        root = position.copy()
+        moves = root.legal_moves()
+        if limits.searchmoves:
+            moves = [move for move in moves if move in set(limits.searchmoves)] or moves
+        if not moves:
+            return self._no_move(root, started, on_info)
+        for work in self._work:
+            work[S_NODES] = 0
+            work[S_ABORT] = 0
+            work[S_NODE_LIMIT] = 0
+            work[S_ROOT_PLY] = root.ply
+        tt_move = entry_move(tt_probe(self._tt, root.bb[BB_KEYS + root.st[ST_PLY]]))
+        if tt_move in moves:
+            moves.remove(tt_move)
+            moves.insert(0, tt_move)
+        helpers = [threading.Thread(target=self._helper, daemon=True,
+                                    args=(index, position.copy(), np.array(moves, dtype=np.int64)))
+                   for index in range(1, len(self._work))]
+        for helper in helpers:
+            helper.start()
+        try:
+            return self._iterate(root, np.array(moves, dtype=np.int64), limits, on_info, started)
+        finally:
+            control[C_STOP] = 1
+            for helper in helpers:
+                helper.join()
+
+    def _iterate(self, root, root_moves, limits, on_info, started) -> SearchResult:
+        """Iterative deepening of the main thread; returns the result of the last completed iteration. A node limit
+        applies from the second iteration on, so that there is always a completed one (deadlines apply always)."""
+        work = self._work[0]
+        lines = [_Line() for _ in range(min(max(1, limits.multipv), len(root_moves)))]
+        max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
+        completed = 0
+        for depth in range(1, max_depth + 1):
+            work[S_SELDEPTH] = 0
+            for index, line in enumerate(lines):
+                report = self._reporter(on_info, started, depth, index, line)
+                if limits.algorithm == "mtdbi":
+                    score, pv = self._mtdbi(root, root_moves[index:], depth, line)
+                else:
+                    score, pv = self._aspiration(root, root_moves[index:], depth, line, report)
+                if work[S_ABORT]:
+                    break
+                best = int(root_moves[index])
+                line.score = score
+                line.pv = self._complete_pv(root, pv if pv and pv[0] == best else [best], depth)
+            if work[S_ABORT]:
+                break
+            order = sorted(range(len(lines)), key=lambda i: -lines[i].score)
+            lines = [lines[i] for i in order]
+            root_moves[:len(lines)] = [line.pv[0] for line in lines]
+            completed = depth
+            work[S_NODE_LIMIT] = limits.nodes or 0  # the first iteration always completes: a move with a score
+            if on_info:
+                for index, line in enumerate(lines):
+                    self._reporter(on_info, started, depth, index, line)(line.score, "exact", line.pv)
+            if self._done(lines[0].score, limits):
+                break
+        return self._result(root_moves, lines[0], completed, started)
+
+    def _done(self, score, limits) -> bool:
+        """True when no further iteration may start: mate limit reached, soft deadline passed, or stopped."""
+        is_mate, moves = uci_score(score)
+        if limits.mate and is_mate and 0 < moves <= limits.mate:
+            return True
+        soft = int(self._control[C_SOFT_DEADLINE])
+        return bool(self._control[C_STOP]) or (soft != 0 and time.monotonic_ns() >= soft)
+
+    def _root(self, root, root_moves, depth, alpha, beta, work=None):
+        """One numba root search of root_moves; returns (score, PV from the search or None if alpha not raised)."""
+        work = self._work[0] if work is None else work
+        score = int(search_root(root.tab, root.bb, root.st, self._weights, self._tt, work, self._control,
+                                root_moves, len(root_moves), depth, alpha, beta))
+        length = int(work[W_PV_LENGTH])
+        return score, ([int(m) for m in work[W_PV:W_PV + length]] if length and score > alpha else None)
+
+    def _aspiration(self, root, root_moves, depth, line, report):
+        """PVS root search in a window around the line's previous score, widened on fail high / fail low."""
+        if depth < ASPIRATION_DEPTH or abs(line.score) >= MATE_BOUND:
+            return self._root(root, root_moves, depth, -INF, INF)
+        delta = ASPIRATION_WINDOW
+        alpha, beta = max(line.score - delta, -INF), min(line.score + delta, INF)
+        while True:
+            score, pv = self._root(root, root_moves, depth, alpha, beta)
+            if self._work[0][S_ABORT] or alpha < score < beta:
+                return score, pv
+            if score <= alpha:
+                report(score, "upper", line.pv)
+                beta = (alpha + beta) // 2
+                alpha = max(score - delta, -INF)
+            else:
+                report(score, "lower", self._complete_pv(root, pv, 1))
+                beta = min(score + delta, INF)
+            delta += delta // 2
+
+    def _mtdbi(self, root, root_moves, depth, line):
+        """MTD(bi): bisect [lower, upper] with null-window root probes (the first at the previous score) until the
+        minimax score is pinned down; the PV is the last fail high's."""
+        lower, upper = -INF, INF
+        gamma = line.score if depth > 1 else 0
+        best_pv = None
+        while lower < upper:
+            score, pv = self._root(root, root_moves, depth, gamma - 1, gamma)
+            if self._work[0][S_ABORT]:
+                break
+            if score >= gamma:
+                lower, best_pv = score, pv
+            else:
+                upper = score
+            gamma = (lower + upper + 1) // 2
+        return lower, best_pv
+
+    def _complete_pv(self, root, pv, depth) -> list:
+        """The PV from the search, extended with TT moves up to `depth` plies while they are legal and the line has
+        not ended in mate or a draw; always starts with a legal root move."""
+        position = root.copy()
+        line = []
+        for move in pv or []:
+            if move not in position.legal_moves():
+                break
+            line.append(move)
+            position.push(move)
+        while len(line) < depth and not is_draw(position.bb, position.st, root.ply):
+            move = int(entry_move(tt_probe(self._tt, np.uint64(position.key))))
+            if move == 0 or move not in position.legal_moves():
+                break
+            line.append(move)
+            position.push(move)
+        return line
+
+    def _reporter(self, on_info, started, depth, index, line):
+        """A function (score, bound, pv) -> None calling on_info with the current counters."""
+        def report(score, bound, pv):
+            if on_info is None:
+                return
+            elapsed_ms = max(1, (time.monotonic_ns() - started) // 1_000_000)
+            nodes = self.nodes()
+            is_mate, value = uci_score(score)
+            on_info(SearchInfo(depth=depth, seldepth=int(self._work[0][S_SELDEPTH]), multipv=index + 1,
+                               score=value, is_mate=is_mate, bound=bound, nodes=nodes, time_ms=elapsed_ms,
+                               nps=nodes * 1000 // elapsed_ms, hashfull=self.hashfull(), pv=list(pv or line.pv)))
+        return report
+
+    def nodes(self) -> int:
+        """Nodes searched so far by all threads in the current (or last) search."""
+        return int(sum(int(work[S_NODES]) for work in self._work))
+
+    def _result(self, root_moves, line, depth, started) -> SearchResult:
+        pv = line.pv if depth else [int(root_moves[0])]
+        is_mate, value = uci_score(line.score)
+        return SearchResult(best_move=pv[0], ponder_move=pv[1] if len(pv) > 1 else 0, score=value, is_mate=is_mate,
+                            raw_score=line.score, depth=depth, seldepth=int(self._work[0][S_SELDEPTH]),
+                            nodes=self.nodes(), time_ms=(time.monotonic_ns() - started) // 1_000_000, pv=list(pv))
+
+    def _no_move(self, root, started, on_info) -> SearchResult:
+        """Result for a root without legal moves: mated (score mate 0) or stalemate (0)."""
+        raw = -MATE if root.is_check() else 0
+        line = _Line()
+        line.score = raw
+        if on_info:
+            self._reporter(on_info, started, 0, 0, line)(raw, "exact", [])
+        is_mate, value = uci_score(raw)
+        return SearchResult(0, 0, value, is_mate, raw, 0, 0, 0, (time.monotonic_ns() - started) // 1_000_000, [])
+
+    def _helper(self, index, position, root_moves):
+        """Lazy SMP helper: iterative deepening on its own position copy, full window, starting at depth 1 or 2 by
+        index parity so that helpers and the main thread spread over depths; runs until the stop flag."""
+        work = self._work[index]
+        depth = 1 + index % 2
+        while depth < MAX_PLY and not work[S_ABORT]:
+            self._root(position, root_moves, depth, -INF, INF, work)
+            depth += 1

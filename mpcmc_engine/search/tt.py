@@ -1,0 +1,133 @@
+"""The transposition table: a uint64 array of buckets shared by all search threads without locks.
+
+A bucket is BUCKET_ENTRIES entries of two words, [key ^ data, data] (Hyatt's lockless hashing): an entry torn by
+a concurrent write fails the key check and is ignored. `data` packs the move (16 bits), the score + SCORE_OFFSET
+(16 bits), the depth (8 bits), the bound (2 bits) and the generation of the search that stored it (8 bits).
+Replacement: the entry of the same key, else an empty one, else the one with the least depth - AGE_WEIGHT * age.
+Mate scores are stored relative to the node (MATE - plies to mate) and converted back with the probing ply.
+"""
+
+import numpy as np
+
+from mpcmc_engine.jit import jit
+from mpcmc_engine.search.constants import MATE_BOUND
+
+BUCKET_ENTRIES = 4
+BUCKET_WORDS = 2 * BUCKET_ENTRIES
+BUCKET_BYTES = 8 * BUCKET_WORDS
+SCORE_OFFSET = 32768
+AGE_WEIGHT = 8
+GENERATIONS = 256
+HASHFULL_SAMPLE = 1000
+
+U16 = np.uint64(0xFFFF)
+U8 = np.uint64(0xFF)
+U3 = np.uint64(3)
+U32 = np.uint64(32)
+SHIFT_SCORE = np.uint64(16)
+SHIFT_DEPTH = np.uint64(32)
+SHIFT_BOUND = np.uint64(40)
+SHIFT_GENERATION = np.uint64(42)
+
+
+def table_size(hash_mb: int) -> int:
+    """Length of the uint64 table array for `hash_mb` megabytes (at least one bucket, at most 2**32 buckets)."""
+    buckets = max(1, min((int(hash_mb) << 20) // BUCKET_BYTES, 1 << 32))
+    return buckets * BUCKET_WORDS
+
+
+@jit("int64(uint64[::1], uint64)", inline="always")
+def _bucket(tt, key):
+    """Index of the first word of the bucket of `key` (multiply-shift of the key's high half)."""
+    buckets = np.uint64(tt.shape[0] // BUCKET_WORDS)
+    return np.int64(((key >> U32) * buckets) >> U32) * BUCKET_WORDS
+
+
+@jit("int64(int64, int64)", inline="always")
+def score_to_tt(score, ply):
+    """A score as stored: mate scores counted from this node instead of the root."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@jit("int64(int64, int64)", inline="always")
+def score_from_tt(score, ply):
+    """A stored score as seen from the root at `ply`."""
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@jit("int64(uint64[::1], uint64)")
+def tt_probe(tt, key):
+    """The packed data of `key`'s entry, or 0 when absent (data is never 0 for a stored entry)."""
+    base = _bucket(tt, key)
+    for slot in range(base, base + BUCKET_WORDS, 2):
+        data = tt[slot + 1]
+        if tt[slot] ^ data == key and data != 0:
+            return np.int64(data)
+    return 0
+
+
+@jit("int64(int64)", inline="always")
+def entry_move(data):
+    return data & 0xFFFF
+
+
+@jit("int64(int64, int64)", inline="always")
+def entry_score(data, ply):
+    return score_from_tt(((data >> 16) & 0xFFFF) - SCORE_OFFSET, ply)
+
+
+@jit("int64(int64)", inline="always")
+def entry_depth(data):
+    return (data >> 32) & 0xFF
+
+
+@jit("int64(int64)", inline="always")
+def entry_bound(data):
+    return (data >> 40) & 3
+
+
+@jit("void(uint64[::1], uint64, int64, int64, int64, int64, int64, int64)")
+def tt_store(tt, key, move, score, depth, bound, ply, generation):
+    """Store a search result of `depth` (0..255) for `key`; a null `move` keeps the move already stored for it."""
+    base = _bucket(tt, key)
+    victim = base
+    victim_worth = 1 << 30
+    for slot in range(base, base + BUCKET_WORDS, 2):
+        data = tt[slot + 1]
+        if data == 0 or tt[slot] ^ data == key:
+            victim = slot
+            if data != 0 and move == 0:
+                move = np.int64(data & U16)
+            break
+        age = (generation - np.int64((data >> SHIFT_GENERATION) & U8)) & (GENERATIONS - 1)
+        worth = np.int64((data >> SHIFT_DEPTH) & U8) - AGE_WEIGHT * age
+        if worth < victim_worth:
+            victim = slot
+            victim_worth = worth
+    packed = (np.uint64(move) & U16) | (np.uint64(score_to_tt(score, ply) + SCORE_OFFSET) << SHIFT_SCORE) \
+        | (np.uint64(depth) << SHIFT_DEPTH) | (np.uint64(bound) << SHIFT_BOUND) \
+        | (np.uint64(generation) << SHIFT_GENERATION)
+    tt[victim] = key ^ packed
+    tt[victim + 1] = packed
+
+
+@jit("int64(uint64[::1], int64)")
+def tt_hashfull(tt, generation):
+    """Permille of the first HASHFULL_SAMPLE entries holding a result of the current generation (as UCI hashfull)."""
+    entries = min(HASHFULL_SAMPLE, tt.shape[0] // 2)
+    used = 0
+    for entry in range(entries):
+        data = tt[2 * entry + 1]
+        if data != 0 and np.int64((data >> SHIFT_GENERATION) & U8) == generation:
+            used += 1
+    return used * 1000 // entries
+
+

@@ -1,0 +1,46 @@
+"""`mpcmc-engine bench`: benchmarks that print their figures, with references measured in the same run."""
+
+import os
+import re
+import subprocess
+
+STOCKFISH = "/usr/games/stockfish"
+
+
+def configure(parser):
+    """Add the bench arguments."""
+    parser.add_argument("depth", type=int, nargs="?", default=None,
+                        help="search depth of the search benchmark (default: mpcmc_engine.search.bench.BENCH_DEPTH)")
+    parser.add_argument("--algorithm", choices=("pvs", "mtdbi"), default="pvs", help="root search algorithm")
+    parser.add_argument("--compare-stockfish", action="store_true",
+                        help=f"also run `stockfish bench` ({STOCKFISH}) and print the speed ratio")
+    parser.add_argument("--perft", action="store_true",
+                        help="perft speed against python-chess and Stockfish (/usr/games/stockfish) instead")
+
+
+def run(args) -> int:
+    """Run the chosen benchmark; exit status 0 (2 when Stockfish is asked for and missing)."""
+    if args.perft:
+        from mpcmc_engine.tools.perft_benchmark import run_perft_benchmark
+        run_perft_benchmark()
+        return 0
+    from mpcmc_engine.search.bench import BENCH_DEPTH, run_bench
+
+    result = run_bench(args.depth or BENCH_DEPTH, args.algorithm)
+    print(f"{result.nodes} nodes {result.nps} nps")
+    if args.compare_stockfish:
+        if not os.path.exists(STOCKFISH):
+            print(f"mpcmc-engine bench: error: {STOCKFISH} not found", flush=True)
+            return 2
+        reference = stockfish_bench_nps()
+        print(f"Stockfish bench: {reference} nps; this engine: {result.nps / reference:.3f} x Stockfish")
+    return 0
+
+
+def stockfish_bench_nps(command: str = STOCKFISH) -> int:
+    """Nodes per second reported by `stockfish bench` (its default settings: 16 MB, 1 thread, depth 13)."""
+    finished = subprocess.run([command, "bench"], capture_output=True, text=True, check=True)
+    match = re.search(r"Nodes/second\s*:\s*(\d+)", finished.stdout + finished.stderr)
+    if match is None:
+        raise RuntimeError("no 'Nodes/second' line in the output of stockfish bench")
+    return int(match.group(1))

@@ -1,0 +1,107 @@
+"""`mpcmc-engine train`: learn evaluation weights by temporal differences (TD(lambda), TD-Leaf, TD-Stem) from
+self-play, mentor games or PGN files; see docs/TRAINING.md."""
+
+import shlex
+import sys
+
+from mpcmc_engine.eval.weights import load_weights, material_only_weights
+
+
+def configure(parser) -> None:
+    """Add the train command's arguments."""
+    parser.add_argument("--method", required=True, choices=("td-lambda", "td-leaf", "td-stem"))
+    parser.add_argument("--source", required=True, choices=("selfplay", "mentor", "pgn"))
+    parser.add_argument("--pgn", nargs="+", default=[], metavar="FILE", help="PGN files (source pgn)")
+    parser.add_argument("--mentor", default="", metavar="CMD", help="UCI engine command (source mentor)")
+    parser.add_argument("--games", type=int, required=True, help="games to train on in all (counting resumed ones)")
+    parser.add_argument("--nodes", type=int, default=2000,
+                        help="nodes per move: our search in self-play, the strong mentor (weak: nodes/10)")
+    parser.add_argument("--epsilon", type=float, default=0.0, help="probability of a random move (exploration)")
+    parser.add_argument("--openings", default="", metavar="FILE", help="EPD or PGN openings to start games from")
+    parser.add_argument("--leaf-depth", type=int, default=2,
+                        help="depth of our search for PV leaves of PGN and mentor positions (td-leaf, td-stem)")
+    parser.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay lambda")
+    parser.add_argument("--alpha", type=float, default=1.0, help="learning rate (logistic units, see TRAINING.md)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="processes generating games")
+    parser.add_argument("--checkpoint-every", type=int, default=0, metavar="N", help="checkpoint every N games")
+    parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.json")
+    parser.add_argument("--average-after", type=int, default=0, metavar="N",
+                        help="write (and measure) the mean of the weights after each game past N (Polyak averaging; "
+                             "the updates go on from the current weights); default 0: the final weights")
+    parser.add_argument("--init", default="", metavar="FILE", help="start weights (default: material values only)")
+    parser.add_argument("--curve", default="", metavar="PNG", help="learning-curve plot (data in the .csv beside)")
+    parser.add_argument("--curve-every", type=int, default=0, metavar="N", help="curve point every N games")
+    parser.add_argument("--curve-measure", choices=("match", "wac"), default="match",
+                        help="strength measure of the curve: a fixed-node match against the starting weights (Elo), "
+                             "or WAC positions solved (default: match)")
+    parser.add_argument("--curve-nodes", type=int, default=None,
+                        help="nodes per move (match) or per position (wac); default 1000 and 20000")
+    parser.add_argument("--curve-games", type=int, default=200, help="match: games per curve point (whole pairs)")
+    parser.add_argument("--curve-openings", default="", metavar="FILE",
+                        help="match: EPD or PGN openings (default: ../shared/data/openings/4mvs_+90_+99.epd)")
+    parser.add_argument("--curve-suite", default="", metavar="EPD",
+                        help="wac: test suite of the curve (default: ../shared/data/tactical/wac.epd)")
+    parser.add_argument("--curve-positions", type=int, default=100, help="wac: suite positions in each curve point")
+    parser.add_argument("--out", required=True, metavar="FILE", help="weights file to write (atomically)")
+
+
+def _check(args) -> str:
+    """Why the arguments cannot run, or ''."""
+    if args.source == "pgn" and not args.pgn:
+        return "--source pgn needs --pgn FILE ..."
+    if args.source == "mentor" and not args.mentor:
+        return "--source mentor needs --mentor CMD"
+    if args.games < 1 or args.nodes < 1 or args.workers < 1:
+        return "--games, --nodes and --workers must be positive"
+    if not 0.0 <= args.lam <= 1.0 or not 0.0 <= args.epsilon <= 1.0:
+        return "--lambda and --epsilon must lie in [0, 1]"
+    if args.curve and not args.curve_every:
+        return "--curve needs --curve-every N"
+    if args.curve_games < 1 or args.curve_positions < 1 or (args.curve_nodes is not None and args.curve_nodes < 1):
+        return "--curve-games, --curve-positions and --curve-nodes must be positive"
+    if args.average_after < 0:
+        return "--average-after must be 0 or more"
+    return ""
+
+
+def _probe(args, initial):
+    """The learning curve's probe that the --curve-* arguments ask for (the match's reference: `initial`)."""
+    from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS, WAC
+    from mpcmc_engine.training.probes import MatchProbe, WacProbe
+
+    if args.curve_measure == "wac":
+        return WacProbe(args.curve_suite or WAC, args.curve_positions, args.curve_nodes or 20000)
+    return MatchProbe(initial, args.curve_openings or EXPERIMENT_OPENINGS, args.curve_games, args.curve_nodes or 1000,
+                      args.seed)
+
+
+def run(args) -> int:
+    """Train and write the weights; 0 on success, 2 on bad arguments or files."""
+    from mpcmc_engine.training.generate import SourceConfig
+    from mpcmc_engine.training.pgn_games import read_pgn_games
+    from mpcmc_engine.training.td import LEAF_METHODS
+    from mpcmc_engine.training.trainer import TrainSettings, train
+
+    problem = _check(args)
+    try:
+        if problem:
+            raise ValueError(problem)
+        initial = load_weights(args.init) if args.init else material_only_weights()
+        pgn_games = tuple(read_pgn_games(args.pgn)) if args.source == "pgn" else ()
+        if args.source == "pgn" and not pgn_games:
+            raise ValueError("no usable game in the PGN files")
+        source = SourceConfig(args.source, args.method in LEAF_METHODS, args.nodes, args.epsilon, args.leaf_depth,
+                              args.mentor, args.openings, args.seed, pgn_games)
+        command = "mpcmc-engine train " + " ".join(shlex.quote(arg) for arg in sys.argv[2:])
+        settings = TrainSettings(args.method, source, args.games, args.lam, args.alpha, args.seed, args.out,
+                                 args.workers, args.checkpoint_every, args.curve_every, args.curve,
+                                 curve_measure=args.curve_measure if args.curve else "",
+                                 average_after=args.average_after, command=command)
+        probe = _probe(args, initial) if args.curve else None
+        train(settings, initial, args.resume, probe)
+    except (ValueError, OSError) as error:
+        print(f"mpcmc-engine train: error: {error}", file=sys.stderr)
+        return 2
+    print(f"weights written to {args.out}")
+    return 0
