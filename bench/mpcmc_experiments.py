@@ -5,7 +5,7 @@ Usage: python bench/mpcmc_experiments.py CELL [CELL ...] [--games N] [--concurre
        python bench/mpcmc_experiments.py --list
        python bench/mpcmc_experiments.py --table [--out DIR]
 
-Every cell is played with `mpcmc-engine match` from the paired openings of ../shared/data/openings/4mvs_+90_+99.epd
+Every cell is played with `mpcmc-engine match` from the paired openings of mpcmc_engine/data/openings/4mvs_+90_+99.epd
 and writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the summary:
 W-D-L, Elo with its 95% interval, LOS, pentanomial counts). Settings of the paper:
 - deterministic: the true opponent is an exact copy of the nominal opponent (same engine, same fixed nodes per move,
@@ -29,8 +29,8 @@ from checkout import use_checkout
 REPOSITORY = use_checkout()
 
 from mpcmc_engine.cli import main as cli_main
+from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
 from mpcmc_engine.engine_command import this_engine_command
-from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS as OPENINGS
 
 STOCKFISH = "/usr/games/stockfish"
 SELF = " ".join(this_engine_command())

@@ -19,12 +19,12 @@ from checkout import use_checkout
 
 use_checkout()
 
+from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
 from mpcmc_engine.engine_command import EngineSpec, this_engine_command
 from mpcmc_engine.mpcmc.limits import CallLimit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.mpcmc.subengine import SubEngine
-from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS as OPENINGS
 
 STOCKFISH = "/usr/games/stockfish"
 INTERNAL = EngineSpec(tuple(this_engine_command("--plain")), "internal", {})

@@ -6,8 +6,8 @@ import chess
 import pytest
 
 from mpcmc_engine.cli import main
+from mpcmc_engine.data import WAC
 from mpcmc_engine.tools.epd_suite import parse_point_scores, read_test_suite
-from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"
 needs_stockfish = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason=f"Stockfish not found at {STOCKFISH}")
@@ -88,9 +88,8 @@ def test_epd_exit_status_when_nothing_can_run(suite, tmp_path, capsys):
 
 @needs_stockfish
 def test_epd_shared_wac_sample(tmp_path, capsys):
-    wac = data_file("tactical/wac.epd")
     sample = tmp_path / "wac10.epd"
-    with open(wac) as handle:
+    with open(WAC) as handle:
         sample.write_text("".join(handle.readlines()[:10]))
     assert main(["epd", str(sample), "--engine", STOCKFISH, "--nodes", "50000"]) == 0
     solved, total = capsys.readouterr().out.split()[1].split(",")[0].split("/")

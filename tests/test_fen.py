@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from mpcmc_engine.bitboard.position import Position
-from tests.shared_data import data_file
+from mpcmc_engine.data import CHESS960_STARTS
 
 
 def _random_boards(seed, count, chess960):
@@ -37,7 +37,7 @@ def test_fen_after_moves_counts_fullmoves_and_halfmoves():
 
 
 def test_chess960_start_positions_round_trip():
-    for line in open(data_file("openings/chess960.epd"), encoding="utf-8").read().splitlines()[::37]:
+    for line in open(CHESS960_STARTS, encoding="utf-8").read().splitlines()[::37]:
         board = chess.Board(line, chess960=True)
         assert Position(line, chess960=True).fen() == board.fen()
 

@@ -10,8 +10,8 @@ import chess.pgn
 import pytest
 
 from mpcmc_engine.cli import main
+from mpcmc_engine.data import BALANCED_OPENINGS
 from mpcmc_engine.match.pgn_file import drop_incomplete_tail
-from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"
 FAKE_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci_engine.py")
@@ -151,12 +151,10 @@ def test_incomplete_last_game_is_dropped(tmp_path):
     assert len(read_games(pgn)) == 1
 
 
-@pytest.mark.slow
-def test_pgn_openings_from_shared_book(tmp_path, capsys):
-    book = str(data_file("openings/8moves_v3.pgn"))
+def test_pgn_openings_from_the_shipped_compressed_book(tmp_path, capsys):
     pgn = tmp_path / "book.pgn"
-    assert match(pgn, "--engine", "sunfish-uci", "--name", "sunfish", "--movetime", "0.05",
-                 "--openings", book, "--seed", "3", "--games", "4", "--concurrency", "2") == 0
+    assert match(pgn, "--engine", STOCKFISH, "--name", "sf2", "--nodes", "400",
+                 "--openings", str(BALANCED_OPENINGS), "--seed", "3", "--games", "4", "--concurrency", "2") == 0
     games = read_games(pgn)
     assert len(games) == 4
     first_moves = {game.headers["Round"]: list(game.mainline_moves())[:16] for game in games}

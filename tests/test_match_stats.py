@@ -1,10 +1,12 @@
 """Match statistics, time controls, adjudication and opening scheduling, checked against hand-computed values."""
 
+import gzip
 import math
 
 import chess
 import pytest
 
+from mpcmc_engine.data import BALANCED_OPENINGS
 from mpcmc_engine.match.clock import Clock, TimeControl
 from mpcmc_engine.match.game import Adjudication, adjudicated
 from mpcmc_engine.match.openings import game_index_of, load_openings, ordered, round_label, scheduled
@@ -172,3 +174,20 @@ def test_load_openings_from_epd_and_pgn(tmp_path, capsys):
     empty.write_text("# nothing\n")
     with pytest.raises(ValueError):
         load_openings(str(empty), 1, None)
+
+
+def test_gzip_compressed_pgn_gives_the_same_openings(tmp_path):
+    text = '[Event "a"]\n\n1. e4 e5 2. Nf3 *\n\n[Event "b"]\n\n1. d4 d5 *\n\n[Event "c"]\n\n1. c4 *\n'
+    plain, compressed = tmp_path / "book.pgn", tmp_path / "book.PGN.gz"
+    plain.write_text(text)
+    compressed.write_bytes(gzip.compress(text.encode()))
+    for seed in (None, 5):
+        assert load_openings(str(compressed), 3, seed) == load_openings(str(plain), 3, seed)
+    assert [len(opening.moves) for opening in load_openings(str(compressed), 3, None)] == [3, 2, 1]
+
+
+def test_shipped_balanced_book_gives_an_sprt_thousands_of_distinct_openings():
+    openings = load_openings(str(BALANCED_OPENINGS), 3000, 1)
+    assert len(openings) == 3000
+    assert all(len(opening.moves) == 16 for opening in openings[:100])
+    assert len({opening.board().epd() for opening in openings}) == 3000

@@ -3,14 +3,14 @@
 import pytest
 
 from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.data import PERFT_CHESS960, PERFT_CPW, PERFT_STANDARD, PERFT_TRICKY
 from mpcmc_engine.tools.perft_suite import PerftCase, SuiteError, read_perft_suite
-from tests.shared_data import data_file
 
 DEFAULT_NODE_CAP = 2_000_000  # default run: every depth whose expected count is at most this
 
 
-def _cases(relative):
-    cases = list(read_perft_suite(data_file(relative)))
+def _cases(path):
+    cases = list(read_perft_suite(path))
     errors = [case for case in cases if isinstance(case, SuiteError)]
     assert not errors, errors
     return cases
@@ -46,7 +46,7 @@ def _check(case, chess960=False, max_depth=None, node_cap=None):
     assert position.ply == 0
 
 
-@pytest.mark.parametrize("suite", ["perft/standard.epd", "perft/cpw.epd"])
+@pytest.mark.parametrize("suite", [PERFT_STANDARD, PERFT_CPW], ids=["standard", "cpw"])
 def test_suite_shallow(suite):
     for case in _cases(suite):
         _check(case, node_cap=DEFAULT_NODE_CAP)
@@ -54,21 +54,21 @@ def test_suite_shallow(suite):
 
 def test_tricky_positions_all_depths():
     # python-chess's tricky suite is read in Chess960 mode: some rows castle with X-FEN KQkq on inner rooks.
-    cases = _read_tricky(data_file("perft/tricky.perft"))
+    cases = _read_tricky(PERFT_TRICKY)
     assert len(cases) == 19
     for case in cases:
         _check(case, chess960=True)
 
 
 def test_chess960_sample():
-    cases = _cases("perft/chess960.epd")
+    cases = _cases(PERFT_CHESS960)
     assert len(cases) == 960
     for case in cases[::24]:
         _check(case, chess960=True, max_depth=4)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suite", ["perft/standard.epd", "perft/cpw.epd"])
+@pytest.mark.parametrize("suite", [PERFT_STANDARD, PERFT_CPW], ids=["standard", "cpw"])
 def test_suite_full_depth(suite):
     for case in _cases(suite):
         _check(case)
@@ -76,5 +76,5 @@ def test_suite_full_depth(suite):
 
 @pytest.mark.slow
 def test_chess960_all_to_depth_4():
-    for case in _cases("perft/chess960.epd"):
+    for case in _cases(PERFT_CHESS960):
         _check(case, chess960=True, max_depth=4)

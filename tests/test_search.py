@@ -7,11 +7,11 @@ import chess
 import pytest
 
 from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.data import MATE_IN_2, MATE_IN_3
 from mpcmc_engine.search.bench import BENCH_FENS, run_bench
 from mpcmc_engine.search.constants import MATE
 from mpcmc_engine.search.limits import SearchLimits, uci_score
 from mpcmc_engine.search.searcher import Searcher
-from tests.shared_data import data_file
 
 MIDDLEGAME = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14"
 
@@ -32,8 +32,7 @@ def assert_legal_pv(fen, pv, position):
         position.pop()
 
 
-def mate_sample(name, step):
-    path = data_file(f"tactical/{name}")
+def mate_sample(path, step):
     fens = [line.strip() for line in path.read_text().splitlines() if line.strip()]
     return fens[::step]
 
@@ -62,13 +61,13 @@ def check_mates(searcher, fens, moves, depth, algorithm, slack=0):
 
 @pytest.mark.parametrize("algorithm", ["pvs", "mtdbi"])
 def test_mate_in_two(searcher, algorithm):
-    check_mates(searcher, mate_sample("mate2.fen", 15), 2, 4, algorithm)
+    check_mates(searcher, mate_sample(MATE_IN_2, 15), 2, 4, algorithm)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["pvs", "mtdbi"])
 def test_mate_in_two_all(searcher, algorithm):
-    check_mates(searcher, mate_sample("mate2.fen", 1), 2, 4, algorithm)
+    check_mates(searcher, mate_sample(MATE_IN_2, 1), 2, 4, algorithm)
 
 
 @pytest.mark.slow
@@ -76,7 +75,7 @@ def test_mate_in_two_all(searcher, algorithm):
 @pytest.mark.parametrize("algorithm", ["pvs", "mtdbi"])
 def test_mate_in_three(searcher, algorithm):
     # Null-move pruning and LMR hide the shortest mate of some composed problems at this depth: a longer one counts.
-    check_mates(searcher, mate_sample("mate3.fen", 1), 3, 9, algorithm, slack=2)
+    check_mates(searcher, mate_sample(MATE_IN_3, 1), 3, 9, algorithm, slack=2)
 
 
 def test_mate_in_one(searcher):

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from mpcmc_engine.data import UNBALANCED_OPENINGS
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
 from mpcmc_engine.eval.weights import load_default_weights, load_weights, material_only_weights
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
@@ -21,7 +22,6 @@ from mpcmc_engine.training.records import GameRecord
 from mpcmc_engine.training.td import eligibility_direction, game_update
 from mpcmc_engine.training.trainer import TrainSettings, train
 from mpcmc_engine.training.values import SCALE
-from tests.shared_data import data_file
 
 STOCKFISH = "/usr/games/stockfish"
 
@@ -239,8 +239,7 @@ def test_parallel_workers_give_the_same_weights(tmp_path):
 
 
 def test_match_probe_scores_equal_weights_even_and_trained_weights_higher():
-    openings = data_file("openings/4mvs_+90_+99.epd")
-    probe = MatchProbe(material_only_weights(), openings, games=12, nodes=600, seed=1)
+    probe = MatchProbe(material_only_weights(), UNBALANCED_OPENINGS, games=12, nodes=600, seed=1)
     even = probe.measure(material_only_weights())
     assert even["match_games"] == 12 and even["score"] == 0.5 and even["elo"] == 0.0
     trained = probe.measure(load_default_weights())
@@ -277,7 +276,7 @@ def test_train_command_writes_a_match_learning_curve(tmp_path, engine_env):
     completed = subprocess.run(
         [sys.executable, "-m", "mpcmc_engine", "train", "--method", "td-leaf", "--source", "pgn", "--pgn", str(games),
          "--games", "6", "--nodes", "300", "--curve", str(tmp_path / "curve.png"), "--curve-every", "3",
-         "--curve-games", "4", "--curve-nodes", "300", "--curve-openings", str(data_file("openings/4mvs_+90_+99.epd")),
+         "--curve-games", "4", "--curve-nodes", "300", "--curve-openings", str(UNBALANCED_OPENINGS),
          "--out", str(out)], capture_output=True, text=True, env=engine_env, timeout=600)
     assert completed.returncode == 0, completed.stderr
     rows = read_curve_csv(tmp_path / "curve.csv")

@@ -1,4 +1,4 @@
-"""Tactical strength through the UCI process: every mate-in-2 of the shared data solved as a mate, and a WAC floor.
+"""Tactical strength through the UCI process: every shipped mate-in-2 solved as a mate, and a WAC floor.
 
 The default run takes a sample of the mate-in-2 file; `pytest -m slow` runs all of it and the WAC suite.
 """
@@ -7,7 +7,7 @@ import chess
 import chess.engine
 import pytest
 
-from tests.shared_data import data_file
+from mpcmc_engine.data import MATE_IN_2, WAC
 
 MATE2_SAMPLE_STEP = 8          # default run: every 8th position of mate2.fen
 MATE2_LIMIT = chess.engine.Limit(depth=5, nodes=400_000)
@@ -16,7 +16,7 @@ WAC_FLOOR = 0.55               # measured 196/300 (65 %) at WAC_NODES; raise it 
 
 
 def mate2_boards(step: int) -> list:
-    lines = data_file("tactical/mate2.fen").read_text().splitlines()
+    lines = MATE_IN_2.read_text().splitlines()
     return [chess.Board(line.strip()) for line in lines[::step] if line.strip()]
 
 
@@ -42,7 +42,7 @@ def test_mate_in_two_all(engine):
 @pytest.mark.slow
 def test_win_at_chess_floor(engine):
     solved = total = 0
-    for line in data_file("tactical/wac.epd").read_text().splitlines():
+    for line in WAC.read_text().splitlines():
         if not line.strip():
             continue
         board, operations = chess.Board.from_epd(line)

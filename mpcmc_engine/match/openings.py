@@ -1,11 +1,13 @@
-"""Match openings: positions from an EPD file (one FEN per line) or the moves of the games in a PGN file, and the
-schedule that plays each opening twice with colours reversed.
+"""Match openings: positions from an EPD file (one FEN per line) or the moves of the games in a PGN file (plain or
+gzip-compressed, `.pgn.gz`), and the schedule that plays each opening twice with colours reversed.
 
 Game index g (0-based) belongs to pair g // 2 and uses opening (g // 2) modulo the number of openings (they repeat
 when there are fewer openings than pairs); engine 1 has White in the pair's first game and Black in its second.
 With a seed the opening order is a reproducible shuffle, otherwise it is the file's order.
 """
 
+import gzip
+import io
 import random
 import sys
 from dataclasses import dataclass
@@ -47,10 +49,19 @@ def epd_openings(path: str, seed) -> list:
     return ordered([Opening(record.board.fen()) for record in records if not record.board.is_game_over()], seed)
 
 
+def open_pgn(path: str):
+    """The PGN file at `path` as a seekable text file; a `.gz` file is decompressed into memory first (a gzip stream
+    seeks backwards only by decompressing again from its start)."""
+    if path.lower().endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8-sig") as compressed:
+            return io.StringIO(compressed.read())
+    return open(path, encoding="utf-8-sig")
+
+
 def pgn_openings(path: str, needed: int, seed) -> list:
     """The first `needed` usable games of a PGN file (after a seeded shuffle) as openings: each game's start
     position and main line. Only the chosen games are parsed, so large books stay quick."""
-    with open(path, encoding="utf-8-sig") as handle:
+    with open_pgn(path) as handle:
         offsets = []
         while True:
             offset = handle.tell()
@@ -71,11 +82,12 @@ def pgn_openings(path: str, needed: int, seed) -> list:
 
 
 def load_openings(path, pairs: int, seed) -> list:
-    """Openings for `pairs` game pairs from `path` (.pgn is PGN, anything else EPD), or the start position when
-    `path` is None; raise ValueError when the file holds no usable opening."""
+    """Openings for `pairs` game pairs from `path` (.pgn or .pgn.gz is PGN, anything else EPD), or the start position
+    when `path` is None; raise ValueError when the file holds no usable opening."""
     if path is None:
         return [Opening()]
-    openings = pgn_openings(path, pairs, seed) if path.lower().endswith(".pgn") else epd_openings(path, seed)
+    is_pgn = path.lower().endswith((".pgn", ".pgn.gz"))
+    openings = pgn_openings(path, pairs, seed) if is_pgn else epd_openings(path, seed)
     if not openings:
         raise ValueError(f"no usable opening in {path}")
     return openings

@@ -88,7 +88,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--fresh-hash", action="store_true",
                         help="send ucinewgame before every move (clean hash tables: fixed-node play is reproducible)")
     games = parser.add_argument_group("games")
-    games.add_argument("--openings", metavar="FILE", help="EPD (one position a line) or .pgn (each game's moves)")
+    games.add_argument("--openings", metavar="FILE",
+                       help="EPD (one position a line), or .pgn or .pgn.gz (each game's moves)")
     games.add_argument("--games", type=positive_int, default=2, help="games to play, in pairs (default 2)")
     games.add_argument("--seed", type=int, help="shuffle the openings reproducibly")
     games.add_argument("--concurrency", type=positive_int, default=1, metavar="K", help="games at once")

@@ -39,9 +39,9 @@ def configure(parser) -> None:
                         help="nodes per move (match) or per position (wac); default 1000 and 20000")
     parser.add_argument("--curve-games", type=int, default=200, help="match: games per curve point (whole pairs)")
     parser.add_argument("--curve-openings", default="", metavar="FILE",
-                        help="match: EPD or PGN openings (default: ../shared/data/openings/4mvs_+90_+99.epd)")
+                        help="match: EPD or PGN openings (default: the shipped 4mvs_+90_+99.epd)")
     parser.add_argument("--curve-suite", default="", metavar="EPD",
-                        help="wac: test suite of the curve (default: ../shared/data/tactical/wac.epd)")
+                        help="wac: test suite of the curve (default: the shipped wac.epd)")
     parser.add_argument("--curve-positions", type=int, default=100, help="wac: suite positions in each curve point")
     parser.add_argument("--out", required=True, metavar="FILE", help="weights file to write (atomically)")
 
@@ -67,12 +67,12 @@ def _check(args) -> str:
 
 def _probe(args, initial):
     """The learning curve's probe that the --curve-* arguments ask for (the match's reference: `initial`)."""
-    from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS, WAC
+    from mpcmc_engine.data import UNBALANCED_OPENINGS, WAC
     from mpcmc_engine.training.probes import MatchProbe, WacProbe
 
     if args.curve_measure == "wac":
         return WacProbe(args.curve_suite or WAC, args.curve_positions, args.curve_nodes or 20000)
-    return MatchProbe(initial, args.curve_openings or EXPERIMENT_OPENINGS, args.curve_games, args.curve_nodes or 1000,
+    return MatchProbe(initial, args.curve_openings or UNBALANCED_OPENINGS, args.curve_games, args.curve_nodes or 1000,
                       args.seed)
 
 

@@ -9,12 +9,12 @@
 import random
 
 from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.data import UNBALANCED_OPENINGS, WAC
 from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.tools.epd_suite import read_test_suite
 from mpcmc_engine.match.openings import load_openings, scheduled
 from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
 from mpcmc_engine.match.tally import Tally
-from mpcmc_engine.shared_data import EXPERIMENT_OPENINGS, WAC
 from mpcmc_engine.training.play import selfplay_record
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
@@ -25,7 +25,7 @@ PROBE_HASH_MB = 8
 class MatchProbe:
     """Plays `games` (rounded up to whole pairs) at `nodes` per move between the weights measured and `reference`."""
 
-    def __init__(self, reference: Weights, openings_path=EXPERIMENT_OPENINGS, games: int = 200, nodes: int = 1000,
+    def __init__(self, reference: Weights, openings_path=UNBALANCED_OPENINGS, games: int = 200, nodes: int = 1000,
                  seed: int = 0):
         self.pairs = max(1, -(-games // 2))
         self.openings = load_openings(str(openings_path), self.pairs, seed)
