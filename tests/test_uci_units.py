@@ -3,11 +3,11 @@
 import chess
 import pytest
 
-from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, EMPTY, OPTIONS, Options
+from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
+from mpcmc_engine.uci.format import InfoReport, divide_lines, format_bestmove, format_info, wdl_from_score
+from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
 from mpcmc_engine.uci.tablebase import RootTablebase, best_moves
 from mpcmc_engine.uci.timeman import GoParams, plan
-from mpcmc_engine.uci.protocol import parse_go, parse_position, parse_setoption
-from mpcmc_engine.uci.format import InfoReport, format_bestmove, format_info, wdl_from_score
 
 
 def test_parse_go_any_order_and_garbage():
@@ -31,6 +31,17 @@ def test_parse_position():
             parse_position(bad)
 
 
+def test_parse_bench():
+    assert parse_bench([]) is None and parse_bench(["7"]) == 7
+    for bad in (["x"], ["0"]):
+        with pytest.raises(ValueError):
+            parse_bench(bad)
+
+
+def test_divide_lines_in_stockfish_format():
+    assert list(divide_lines([("e2e4", 20), ("d2d4", 20)])) == ["e2e4: 20", "d2d4: 20", "", "Nodes searched: 40"]
+
+
 def test_parse_setoption():
     assert parse_setoption("name Move Overhead value 100".split()) == ("Move Overhead", "100")
     assert parse_setoption("name Clear Hash".split()) == ("Clear Hash", None)
@@ -52,17 +63,30 @@ def test_option_table_declares_standard_types_with_integer_defaults():
 
 def test_option_values_are_validated_case_insensitively():
     options = Options()
-    assert options.parse("hash", "64") == ("Hash", 64)
-    assert options.parse("uci_showwdl", "TRUE") == ("UCI_ShowWDL", True)
-    assert options.parse("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
-    assert options.parse("SyzygyPath", "") == ("SyzygyPath", EMPTY)
-    assert options.parse("EvalFile", "<default>") == ("EvalFile", DEFAULT_WEIGHTS)
-    assert options.parse("clear hash", None) == ("Clear Hash", None)
+
+    def parsed(name, text):
+        option, value = options.parse(name, text)
+        return option.name, value
+
+    assert parsed("hash", "64") == ("Hash", 64)
+    assert parsed("uci_showwdl", "TRUE") == ("UCI_ShowWDL", True)
+    assert parsed("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
+    assert parsed("SyzygyPath", "") == ("SyzygyPath", EMPTY)
+    assert parsed("EvalFile", "<default>") == ("EvalFile", DEFAULT_WEIGHTS)
+    assert parsed("clear hash", None) == ("Clear Hash", None)
     for name, value in (("Hash", "0"), ("Hash", "big"), ("Ponder", "yes"), ("SearchAlgorithm", "alphabeta"),
                         ("NoSuchOption", "1"), ("MultiPV", None)):
         with pytest.raises(ValueError):
             options.parse(name, value)
     assert options["Hash"] == 16  # parse stores nothing
+    assert options.with_value("Hash", 64)["Hash"] == 64 and options["Hash"] == 16
+
+
+def test_every_option_action_is_an_engine_method():
+    from mpcmc_engine.uci.engine import Engine
+
+    actions = {option.on_change for option in OPTIONS + MPCMC_OPTIONS if option.on_change}
+    assert actions and all(callable(getattr(Engine, action, None)) for action in actions)
 
 
 @pytest.mark.parametrize("time_ms,inc_ms,ply", [(1000, 10, 0), (1000, 10, 120), (100, 0, 40), (30, 10, 60),
@@ -110,11 +134,9 @@ def test_syzygy_keeps_fastest_win_with_fake_probes():
     assert {chess.square_file(chess.parse_square(m[2:4])) for m in moves} == {0}
 
 
-def test_syzygy_bad_paths_disable_probing(tmp_path):
-    tablebase = RootTablebase()
+def test_syzygy_bad_paths_are_refused(tmp_path):
     with pytest.raises(ValueError, match="not a directory"):
-        tablebase.configure(str(tmp_path / "missing"))
+        RootTablebase.open(str(tmp_path / "missing"))
     with pytest.raises(ValueError, match="no Syzygy tables"):
-        tablebase.configure(str(tmp_path))
-    assert tablebase.root_moves(chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")) is None
-    tablebase.configure(EMPTY)
+        RootTablebase.open(str(tmp_path))
+    assert RootTablebase.open(EMPTY).root_moves(chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")) is None

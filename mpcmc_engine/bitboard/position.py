@@ -11,7 +11,7 @@ from mpcmc_engine.bitboard.constants import (
 from mpcmc_engine.bitboard.makemove import castling_destinations, compute_key, make_move, put_piece, unmake_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
-from mpcmc_engine.bitboard.perft import divide, perft
+from mpcmc_engine.bitboard.perft import stoppable_perft
 from mpcmc_engine.bitboard.tables import build_tables
 
 STARTING_FEN = chess.STARTING_FEN
@@ -212,17 +212,24 @@ class Position:
         return other
 
     # --- perft -------------------------------------------------------------------------------------------------
-    def perft(self, depth: int) -> int:
-        """Number of leaf nodes `depth` plies below this position (1 when depth is 0)."""
+    def perft(self, depth: int, stop=None) -> int:
+        """Number of leaf nodes `depth` plies below this position (1 when depth is 0). `stop`: an int64 array that
+        another thread may set non-zero at [0] to make the count return early (then partial)."""
         if depth <= 0:
             return 1
         moves = np.zeros(MAX_MOVES * (depth + 1), dtype=np.int64)
-        return int(perft(self.tab, self.bb, self.st, moves, 0, depth))
+        stop = np.zeros(1, dtype=np.int64) if stop is None else stop
+        return int(stoppable_perft(self.tab, self.bb, self.st, moves, 0, depth, stop))
 
-    def divide(self, depth: int) -> list:
-        """[(uci move, leaf count below it)] for every legal move, in generation order (depth >= 1)."""
-        moves = np.zeros(MAX_MOVES * (depth + 1), dtype=np.int64)
-        counts = np.zeros(MAX_MOVES + 1, dtype=np.int64)
-        divide(self.tab, self.bb, self.st, moves, depth, counts)
-        return [(self.uci(int(moves[i])), int(counts[i])) for i in range(counts[-1])]
-
+    def divide(self, depth: int, stop=None):
+        """Yield (uci move, leaf count below it) for every legal move, in generation order (depth >= 1); once `stop`
+        (as in `perft`) is set, yield nothing more (a count cut short is never yielded)."""
+        stop = np.zeros(1, dtype=np.int64) if stop is None else stop
+        position = self.copy()
+        for move in self.legal_moves():
+            position.push(move)
+            count = position.perft(depth - 1, stop)
+            position.pop()
+            if stop[0]:
+                return
+            yield self.uci(move), count

@@ -35,13 +35,22 @@ class BenchResult:
     nps: int
 
 
-def run_bench(depth: int = BENCH_DEPTH, algorithm: str = "pvs", fens=BENCH_FENS, on_position=None) -> BenchResult:
+def bench_searcher() -> Searcher:
+    """A fresh searcher as the bench uses it: BENCH_HASH_MB of hash, one thread."""
+    return Searcher(hash_mb=BENCH_HASH_MB, threads=1)
+
+
+def run_bench(depth: int = BENCH_DEPTH, algorithm: str = "pvs", fens=BENCH_FENS, on_position=None,
+              searcher=None, stop_requested=None) -> BenchResult:
     """Search each bench position to `depth` with one thread and cleared tables; on_position(fen, SearchResult)
-    after each. Returns the total nodes, time and nodes per second."""
-    searcher = Searcher(hash_mb=BENCH_HASH_MB, threads=1)
+    after each. Returns the total nodes, time and nodes per second. `searcher` (default: a fresh bench_searcher())
+    lets another thread stop a search; once `stop_requested` (a threading.Event) is set, no further position starts."""
+    searcher = searcher or bench_searcher()
     nodes = 0
     elapsed_ns = 0
     for fen in fens:
+        if stop_requested is not None and stop_requested.is_set():
+            break
         searcher.clear()
         position = Position(fen)
         started = time.perf_counter_ns()

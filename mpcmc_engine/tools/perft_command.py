@@ -1,9 +1,10 @@
 """`mpcmc-engine perft`: count leaves of the move tree, or validate an EPD perft suite against its counts."""
 
 import sys
+import time
 
-from mpcmc_engine.tools.perft_report import timed_perft, write_divide
 from mpcmc_engine.tools.perft_suite import SuiteError, read_perft_suite
+from mpcmc_engine.uci.format import divide_lines
 
 
 def configure(parser):
@@ -30,9 +31,12 @@ def run(args) -> int:
         print(f"mpcmc-engine perft: error: {error}", file=sys.stderr)
         return 2
     if args.divide and args.depth >= 1:
-        write_divide(position, args.depth)
+        for line in divide_lines(position.divide(args.depth)):
+            print(line)
     else:
-        nodes, seconds = timed_perft(position, args.depth)
+        started = time.perf_counter()
+        nodes = position.perft(args.depth)
+        seconds = time.perf_counter() - started
         print(f"Nodes searched: {nodes}")
         print(f"Time: {seconds:.3f} s ({nodes / max(seconds, 1e-9) / 1e6:.1f} M nodes/s)", file=sys.stderr)
     return 0

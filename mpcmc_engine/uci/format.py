@@ -82,3 +82,14 @@ def format_explanation(explanation) -> list:
               f"Final evaluation {explanation.total / 100:+.2f} (white side), "
               f"{explanation.side_to_move_score / 100:+.2f} (side to move)"]
     return lines
+
+
+def divide_lines(rows):
+    """Stockfish's perft divide output, yielded line by line as the (move text, leaf count) rows arrive: `move: count`
+    for each, then a blank line and `Nodes searched: N`."""
+    total = 0
+    for move, count in rows:
+        total += count
+        yield f"{move}: {count}"
+    yield ""
+    yield f"Nodes searched: {total}"

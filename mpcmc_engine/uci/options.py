@@ -1,8 +1,11 @@
-"""The engine's UCI options: one table of declarations, their `option ...` lines, and validation of `setoption` values.
+"""The engine's UCI options: one table of declarations, each with the action a new value triggers, their `option ...`
+lines, and validation of `setoption` values.
 
 Standard UCI types only (check, spin with integer bounds, combo, button, string), as every client requires. Names are
 matched case-insensitively. Values are kept as Python values: bool (check), int (spin), str (combo: the declared
-spelling; string: as given, `<empty>` for none). Standard library only: imported before `uciok`.
+spelling; string: as given, `<empty>` for none). Standard library only: imported before `uciok`, so an option names
+its action (`on_change`, a method of mpcmc_engine.uci.engine.Engine) rather than referring to it; an option without
+one is only read when the next `go` starts.
 
 `Move Overhead` (ms, default 30) is subtracted from the clock for every move still to play (see timeman): it covers the
 GUI's and the operating system's latency plus this program's own (Python thread start, writing `bestmove`).
@@ -17,7 +20,8 @@ DEFAULT_WEIGHTS = "<default>"
 
 @dataclass(frozen=True)
 class Option:
-    """One declared option: `kind` is check|spin|combo|button|string; `low`/`high` bound spins; `choices` list combos."""
+    """One declared option: `kind` is check|spin|combo|button|string; `low`/`high` bound spins; `choices` list combos;
+    `on_change` names the Engine method that applies a new value ('' when none is needed)."""
 
     name: str
     kind: str
@@ -25,6 +29,7 @@ class Option:
     low: int = 0
     high: int = 0
     choices: tuple = ()
+    on_change: str = ""
 
     def declaration(self) -> str:
         """The `option name ... type ...` line announced after `uci`."""
@@ -65,32 +70,32 @@ class Option:
 
 
 OPTIONS = (
-    Option("Hash", "spin", 16, 1, 65536),
-    Option("Threads", "spin", 1, 1, 256),
+    Option("Hash", "spin", 16, 1, 65536, on_change="resize_hash"),
+    Option("Threads", "spin", 1, 1, 256, on_change="set_threads"),
     Option("MultiPV", "spin", 1, 1, 256),
     Option("Ponder", "check", False),
     Option("Move Overhead", "spin", 30, 0, 5000),
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
-    Option("SyzygyPath", "string", EMPTY),
+    Option("SyzygyPath", "string", EMPTY, on_change="open_tablebases"),
     Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi")),
-    Option("EvalFile", "string", DEFAULT_WEIGHTS),
-    Option("Clear Hash", "button"),
+    Option("EvalFile", "string", DEFAULT_WEIGHTS, on_change="load_eval_file"),
+    Option("Clear Hash", "button", on_change="clear_hash"),
 )
 
 # The MPC-MC meta layer's options (mpcmc_engine.mpcmc.player reads them); absent in `--plain` mode, so that an
 # engine started as a sub-engine can never recurse into MPC-MC.
 MPCMC_OPTIONS = (
-    Option("MPCMC", "combo", "off", choices=("off", "half", "one", "two")),
-    Option("MPCMC_Evaluator", "string", "internal"),
-    Option("MPCMC_Opponent", "string", "internal"),
-    Option("MPCMC_EvaluatorOptions", "string", EMPTY),
-    Option("MPCMC_OpponentOptions", "string", EMPTY),
-    Option("MPCMC_Workers", "spin", max(1, os.cpu_count() or 1), 1, 64),
-    Option("MPCMC_Fortify", "check", False),
-    Option("MPCMC_EvalLimit", "string", "auto"),
-    Option("MPCMC_OpponentLimit", "string", "auto"),
-    Option("MPCMC_TwoStepKeep", "spin", 25, 1, 100),
+    Option("MPCMC", "combo", "off", choices=("off", "half", "one", "two"), on_change="configure_mpcmc"),
+    Option("MPCMC_Evaluator", "string", "internal", on_change="configure_mpcmc"),
+    Option("MPCMC_Opponent", "string", "internal", on_change="configure_mpcmc"),
+    Option("MPCMC_EvaluatorOptions", "string", EMPTY, on_change="configure_mpcmc"),
+    Option("MPCMC_OpponentOptions", "string", EMPTY, on_change="configure_mpcmc"),
+    Option("MPCMC_Workers", "spin", max(1, os.cpu_count() or 1), 1, 64, on_change="configure_mpcmc"),
+    Option("MPCMC_Fortify", "check", False, on_change="configure_mpcmc"),
+    Option("MPCMC_EvalLimit", "string", "auto", on_change="configure_mpcmc"),
+    Option("MPCMC_OpponentLimit", "string", "auto", on_change="configure_mpcmc"),
+    Option("MPCMC_TwoStepKeep", "spin", 25, 1, 100, on_change="configure_mpcmc"),
     Option("UCI_ShowMPCMC", "check", False),
 )
 
@@ -101,7 +106,7 @@ def declared_options(plain: bool) -> tuple:
 
 
 class Options:
-    """Current option values, keyed by declared name; `set` validates before anything changes."""
+    """Current option values, keyed by declared name; nothing changes until `store`."""
 
     def __init__(self, plain: bool = False):
         self.declared = declared_options(plain)
@@ -116,7 +121,7 @@ class Options:
         return [option.declaration() for option in self.declared]
 
     def parse(self, name: str, text) -> tuple:
-        """(declared name, parsed value) for `setoption name <name> [value <text>]`; raise ValueError if unacceptable.
+        """(declared Option, parsed value) for `setoption name <name> [value <text>]`; raise ValueError if unacceptable.
 
         Nothing is stored: the caller stores the value with `store` once it has been applied successfully.
         """
@@ -125,7 +130,11 @@ class Options:
             raise ValueError(f"no such option {name.strip()!r}")
         if text is None and option.kind != "button":
             raise ValueError(f"option {option.name} needs a value")
-        return option.name, option.parse(text or "")
+        return option, option.parse(text or "")
+
+    def with_value(self, name: str, value) -> dict:
+        """The option values as they would be with `name` set to `value` (the current ones are left unchanged)."""
+        return {**self.values, name: value} if name in self.values else dict(self.values)
 
     def store(self, name: str, value) -> None:
         """Record the value of a declared option (buttons keep nothing)."""

@@ -4,8 +4,9 @@ Start-up: this module imports only the standard library and the project's standa
 answered at once; the Engine (numba, numpy, python-chess) is imported and warmed in a background thread started with
 the process. Threads: the main thread reads stdin and answers `uci` and `quit` itself; every other command goes, in
 order, to one command thread, which waits for the warm-up before its first command that needs the Engine (so
-`isready` is answered as soon as the engine is warm, and during searches at once). Searches run in the Engine's worker
-threads. All output goes through one writer (a lock, `\\n` endings, a flush per line); diagnostics go to stderr.
+`isready` is answered as soon as the engine is warm, and during searches at once). Searches, `go perft` and `bench`
+run on the Engine's search thread, so that `stop` and `quit` end them at once. All output goes through one writer (a
+lock, `\\n` endings, a flush per line); diagnostics go to stderr.
 """
 
 import os
@@ -16,13 +17,10 @@ import time
 import traceback
 
 from mpcmc_engine import ENGINE_AUTHOR, ENGINE_NAME, __version__
-from mpcmc_engine.uci.options import declared_options
-from mpcmc_engine.uci.timeman import GoParams
+from mpcmc_engine.uci.commands import parse_position, parse_setoption
 from mpcmc_engine.uci.format import format_bestmove, format_board, format_explanation, format_info
+from mpcmc_engine.uci.options import declared_options
 
-GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate", "perft")
-GO_FLAGS = ("infinite", "ponder")
-GO_KEYWORDS = GO_NUMBERS + GO_FLAGS + ("searchmoves",)
 ENGINE_COMMANDS = ("isready", "ucinewgame", "setoption", "position", "go", "stop", "ponderhit", "d", "eval",
                    "bench")
 IGNORED_COMMANDS = ("debug", "register")
@@ -56,60 +54,6 @@ class Output:
 
     def text(self, line: str) -> None:
         self.line(line)
-
-
-def parse_go(tokens: list) -> tuple:
-    """(GoParams, [problems]) from the words after `go`: any subset and order; unreadable words are reported, skipped."""
-    params, problems = GoParams(), []
-    index = 0
-    while index < len(tokens):
-        word = tokens[index].lower()
-        index += 1
-        if word in GO_FLAGS:
-            setattr(params, word, True)
-        elif word in GO_NUMBERS:
-            text = tokens[index] if index < len(tokens) else ""
-            try:
-                value = int(text)
-                index += 1
-            except ValueError:
-                problems.append(f"go: {word} needs an integer, not {text!r}")
-                continue
-            if word in ("depth", "nodes", "mate", "perft", "movetime") and value < 1:
-                problems.append(f"go: {word} {value} ignored (must be at least 1)")
-            else:
-                setattr(params, word, value)
-        elif word == "searchmoves":
-            while index < len(tokens) and tokens[index].lower() not in GO_KEYWORDS:
-                params.searchmoves.append(tokens[index])
-                index += 1
-        else:
-            problems.append(f"go: unknown word {tokens[index - 1]!r} ignored")
-    return params, problems
-
-
-def parse_position(tokens: list) -> tuple:
-    """(fen or None for startpos, [move texts]) from the words after `position`; raise ValueError when malformed."""
-    if not tokens:
-        raise ValueError("position needs startpos or fen")
-    moves_at = next((i for i, word in enumerate(tokens) if word == "moves"), len(tokens))
-    moves = tokens[moves_at + 1:]
-    if tokens[0] == "startpos" and moves_at == 1:
-        return None, moves
-    if tokens[0] == "fen" and moves_at > 1:
-        return " ".join(tokens[1:moves_at]), moves
-    raise ValueError(f"malformed position command: position {' '.join(tokens)}")
-
-
-def parse_setoption(tokens: list) -> tuple:
-    """(name, value text or None) from the words after `setoption`; raise ValueError when malformed."""
-    if not tokens or tokens[0] != "name":
-        raise ValueError("setoption needs: name <name> [value <value>]")
-    value_at = next((i for i, word in enumerate(tokens) if word == "value"), None)
-    name = " ".join(tokens[1:value_at])
-    if not name:
-        raise ValueError("setoption: missing option name")
-    return name, None if value_at is None else " ".join(tokens[value_at + 1:])
 
 
 class UciSession:
@@ -176,9 +120,11 @@ class UciSession:
         while True:
             item = self.commands.get()
             if item is QUIT:
-                if self.engine is not None:
-                    self.engine.close()
-                os._exit(0)
+                try:
+                    if self.engine is not None:
+                        self.engine.close()
+                finally:
+                    os._exit(0)
             words, received_ns = item
             try:
                 self._execute(words, received_ns)
@@ -205,10 +151,7 @@ class UciSession:
             if command == "go":
                 self.output.bestmove(None, None)
         elif command == "go":
-            params, problems = parse_go(arguments)
-            for problem in problems:
-                self.output.error(problem)
-            engine.go(params, received_ns)
+            engine.go(arguments, received_ns)
         elif command == "stop":
             engine.stop()
         elif command == "ponderhit":
@@ -236,17 +179,7 @@ class UciSession:
             for line in format_explanation(engine.explain()):
                 self.output.line(line)
         elif command == "bench":
-            self._bench(arguments)
-
-    def _bench(self, arguments: list) -> None:
-        """`bench [depth]`: the search benchmark's `N nodes N nps` line."""
-        try:
-            depth = int(arguments[0]) if arguments else None
-        except ValueError:
-            self.output.error(f"bench: depth must be an integer, not {arguments[0]!r}")
-            return
-        result = self.engine.bench(depth)
-        self.output.line(f"{result.nodes} nodes {result.nps} nps")
+            engine.bench(arguments)
 
 
 def run_from_argv(argv: list) -> int:

@@ -14,33 +14,37 @@ import chess.syzygy
 WIN, CURSED_WIN, DRAW, BLESSED_LOSS, LOSS = 2, 1, 0, -1, -2
 
 
+class TablebaseError(Exception):
+    """A table could not be read (a corrupt or truncated file): the position is to be searched without tables."""
+
+
 class RootTablebase:
-    """The tablebases named by the SyzygyPath option (none until `configure` succeeds)."""
+    """The tablebases named by the SyzygyPath option (none when no path is set); `open` validates a path."""
 
-    def __init__(self):
-        self._tablebase = None
-        self.max_pieces = 0
-
-    def configure(self, path: str) -> None:
-        """Open the directories of `path` (separated by os.pathsep); '' or '<empty>' disables probing.
-
-        Raise ValueError naming the problem (a missing directory, no table found), leaving probing disabled.
-        """
-        self.close()
-        if path in ("", "<empty>"):
-            return
-        tablebase = chess.syzygy.Tablebase()
-        for directory in filter(None, path.split(os.pathsep)):
-            if not os.path.isdir(directory):
-                tablebase.close()
-                raise ValueError(f"SyzygyPath: {directory!r} is not a directory")
-            tablebase.add_directory(directory)
-        names = list(tablebase.wdl)
-        if not names:
-            tablebase.close()
-            raise ValueError(f"SyzygyPath: no Syzygy tables (*.rtbw) in {path!r}")
+    def __init__(self, tablebase=None):
         self._tablebase = tablebase
-        self.max_pieces = max(len(name) - 1 for name in names)  # "KQvK": 3 pieces
+        self.max_pieces = max((len(name) - 1 for name in tablebase.wdl), default=0) if tablebase else 0  # KQvK: 3
+
+    @classmethod
+    def open(cls, path: str) -> "RootTablebase":
+        """The tables in the directories of `path` (separated by os.pathsep); '' or '<empty>' gives none.
+
+        Raise ValueError naming the problem (a missing directory, no table found); nothing stays open then.
+        """
+        if path in ("", "<empty>"):
+            return cls()
+        tablebase = chess.syzygy.Tablebase()
+        try:
+            for directory in filter(None, path.split(os.pathsep)):
+                if not os.path.isdir(directory):
+                    raise ValueError(f"SyzygyPath: {directory!r} is not a directory")
+                tablebase.add_directory(directory)
+            if not tablebase.wdl:
+                raise ValueError(f"SyzygyPath: no Syzygy tables (*.rtbw) in {path!r}")
+        except BaseException:
+            tablebase.close()
+            raise
+        return cls(tablebase)
 
     def close(self) -> None:
         """Release the open files and disable probing."""
@@ -49,7 +53,8 @@ class RootTablebase:
         self._tablebase, self.max_pieces = None, 0
 
     def root_moves(self, board: chess.Board):
-        """UCI texts of the legal moves that keep the best result, or None when the tables do not cover `board`."""
+        """UCI texts of the legal moves that keep the best result, or None when the tables do not cover `board`;
+        raise TablebaseError when a table covering it cannot be read."""
         if (self._tablebase is None or chess.popcount(board.occupied) > self.max_pieces
                 or board.castling_rights):
             return None
@@ -57,6 +62,8 @@ class RootTablebase:
             return best_moves(board, self._tablebase.probe_wdl, self._tablebase.probe_dtz)
         except (KeyError, chess.syzygy.MissingTableError):
             return None
+        except Exception as error:  # whatever a damaged file makes the reader raise
+            raise TablebaseError(f"Syzygy tables unreadable ({error!r})") from error
 
 
 def best_moves(board: chess.Board, probe_wdl, probe_dtz) -> list:

@@ -1,0 +1,80 @@
+"""MPC-MC dispatch: whether the MPC-MC meta layer plays a `go`, and the job that decides with it.
+
+MPC-MC plays when it is on, the `go` is neither infinite nor ponder, there is a choice (more than one legal move) and
+the time left can score every legal move; otherwise the plain search plays (said in an `info string`). Its fallback,
+when the sub-engines give nothing in time or anything fails, is a short plain search.
+"""
+
+import time
+
+import chess
+
+from mpcmc_engine.mpcmc.report import describe_decision, mpcmc_budget
+from mpcmc_engine.search.limits import SearchLimits
+from mpcmc_engine.uci.format import InfoReport, wdl_from_score
+from mpcmc_engine.uci.job import MoveJob
+from mpcmc_engine.uci.search_job import time_budget
+
+QUICK_DEPTH = 6  # the plain fallback move of MPC-MC
+QUICK_SEARCH_NS = 30_000_000
+
+
+def mpcmc_job(player, searcher, listener, position, board, go, options, start_ns: int):
+    """The MpcmcJob that plays this `go`, or None when the plain search is to play it (see the module)."""
+    if not player.config.enabled or go.infinite or go.ponder or board.legal_moves.count() <= 1:
+        return None
+    budget_seconds, deadline, call_limit = mpcmc_budget(go, time_budget(go, board, options["Move Overhead"]),
+                                                        start_ns)
+    moves = board.legal_moves.count()
+    if deadline and not player.fits(moves, deadline - time.monotonic()):
+        listener.text(f"info string mpcmc: {moves} legal moves cannot all be scored in "
+                      f"{1000 * (deadline - time.monotonic()):.0f} ms; plain search")
+        return None
+    return MpcmcJob(player, searcher, listener, position, board, (budget_seconds, deadline, call_limit), options,
+                    start_ns)
+
+
+class MpcmcJob(MoveJob):
+    """One `go` decided by MPC-MC: the choice reported as an `info` line (and every root move with UCI_ShowMPCMC)."""
+
+    name = "MPC-MC"
+
+    def __init__(self, player, searcher, listener, position, board, budget: tuple, options, start_ns: int):
+        super().__init__(listener, wait_for_release=False)
+        self.player, self.searcher, self.position, self.board = player, searcher, position, board
+        self.budget_seconds, self.deadline, self.call_limit = budget
+        self.show_wdl, self.show_details = options["UCI_ShowWDL"], options["UCI_ShowMPCMC"]
+        self.start_ns = start_ns
+
+    def interrupt(self) -> None:
+        self.searcher.stop()  # the quick fallback search; the sub-engines watch stop_requested
+
+    def decide(self) -> tuple:
+        decision = self.player.decide(self.board, self.budget_seconds, self.deadline, self.stop_requested,
+                                      self._quick_move, call_limit=self.call_limit)
+        best = decision.move.uci()
+        ponder = decision.reply.uci() if decision.reply is not None else None
+        elapsed_ms = int((time.monotonic_ns() - self.start_ns) / 1e6)
+        kind, value = decision.value.uci_score()
+        if self.show_details:
+            for line in describe_decision(decision, self.board):
+                self.listener.text(f"info string {line}")
+        self.listener.info(InfoReport(1, 2, 1, kind, value, "", 0, 0, 0, elapsed_ms,
+                                      [best] + ([ponder] if ponder else []),
+                                      wdl_from_score(kind, value) if self.show_wdl else None))
+        return best, ponder
+
+    def fallback(self):
+        """The quick plain search's move, else (it found none or failed) the first legal move."""
+        try:
+            move = self._quick_move()
+        except Exception as error:  # reported; the first legal move is played
+            self.listener.error(f"quick search failed: {error!r}")
+            move = None
+        return move.uci() if move is not None else self.position.uci(self.position.legal_moves()[0])
+
+    def _quick_move(self):
+        """A move (chess.Move) from a short plain search, or None."""
+        limits = SearchLimits(depth=QUICK_DEPTH, hard_deadline_ns=time.monotonic_ns() + QUICK_SEARCH_NS)
+        result = self.searcher.search(self.position.copy(), limits)
+        return chess.Move.from_uci(self.position.uci(result.best_move)) if result.best_move else None
