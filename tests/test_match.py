@@ -12,6 +12,7 @@ import pytest
 from mpcmc_engine.cli import main
 from mpcmc_engine.data import BALANCED_OPENINGS
 from mpcmc_engine.match.pgn_file import drop_incomplete_tail
+from mpcmc_engine.match.stats import SPRT_MIN_PAIRS
 
 STOCKFISH = "/usr/games/stockfish"
 FAKE_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci_engine.py")
@@ -97,12 +98,13 @@ def test_clock_adjudication_and_start_position(tmp_path, capsys):
 
 
 def test_sprt_stops_early(tmp_path, capsys):
+    """Won pair after won pair: H1 is accepted once SPRT_MIN_PAIRS pairs are complete, not before."""
     pgn = tmp_path / "sprt.pgn"
-    assert match(pgn, "--engine", fake("good"), "--name", "weak", "--nodes", "2000", "--games", "40",
-                 "--sprt", "0,10,0.05,0.05") == 0
+    assert match(pgn, "--engine", fake("good"), "--name", "weak", "--nodes", "2000", "--games", "60",
+                 "--concurrency", "2", "--sprt", "0,10,0.05,0.05") == 0
     out = capsys.readouterr().out
     assert "H1 accepted" in out
-    assert len(read_games(pgn)) < 40
+    assert 2 * SPRT_MIN_PAIRS <= len(read_games(pgn)) < 60
 
 
 @pytest.mark.parametrize("mode, limit, termination, reason", [

@@ -10,7 +10,7 @@ from mpcmc_engine.data import BALANCED_OPENINGS
 from mpcmc_engine.match.clock import Clock, TimeControl
 from mpcmc_engine.match.game import Adjudication, adjudicated
 from mpcmc_engine.match.openings import game_index_of, load_openings, ordered, round_label, scheduled
-from mpcmc_engine.match.stats import (PENTANOMIAL_VALUES, TRINOMIAL_VALUES, Sprt, elo_from_score, estimate_elo,
+from mpcmc_engine.match.stats import (PENTANOMIAL_VALUES, SPRT_MIN_PAIRS, TRINOMIAL_VALUES, Sprt, elo_from_score, estimate_elo,
                                       likelihood_of_superiority, pentanomial, score_from_elo)
 from mpcmc_engine.match.tally import Tally, engine1_points
 
@@ -97,11 +97,26 @@ def test_sprt_bounds_and_known_llr():
 
 def test_sprt_decisions():
     sprt = Sprt(0, 5, 0.05, 0.05)
-    assert sprt.decision(sprt.llr((6, 30, 120, 60, 90), PENTANOMIAL_VALUES)) == "H1"
-    assert sprt.decision(sprt.llr((90, 60, 120, 30, 6), PENTANOMIAL_VALUES)) == "H0"
-    assert sprt.decision(sprt.llr((2, 10, 40, 20, 30), PENTANOMIAL_VALUES)) is None  # a third of it: not yet
-    assert sprt.decision(sprt.llr((1, 2, 4, 2, 1), PENTANOMIAL_VALUES)) is None
-    assert sprt.decision(sprt.llr((0, 0, 0, 0, 3), PENTANOMIAL_VALUES)) == "H1"  # regularized one-sided series
+
+    def decide(counts):
+        return sprt.decision(sprt.llr(counts, PENTANOMIAL_VALUES), sum(counts))
+
+    assert decide((6, 30, 120, 60, 90)) == "H1"
+    assert decide((90, 60, 120, 30, 6)) == "H0"
+    assert decide((2, 10, 40, 20, 30)) is None  # a third of it: not yet
+    assert decide((1, 2, 4, 2, 1)) is None
+    assert decide((0, 0, 0, 0, 20)) == "H1"  # regularized one-sided series
+
+
+def test_sprt_takes_no_decision_on_a_few_pairs():
+    """One won (or lost) pair has an LLR beyond the bounds through the regularized variance alone; it decides
+    nothing before SPRT_MIN_PAIRS pairs."""
+    sprt = Sprt.parse("0,10,0.05,0.05")
+    for counts in ((0, 0, 0, 0, 1), (1, 0, 0, 0, 0), (0, 0, 0, 0, SPRT_MIN_PAIRS - 1)):
+        llr = sprt.llr(counts, PENTANOMIAL_VALUES)
+        assert abs(llr) > sprt.upper_bound  # the approximation alone would stop here
+        assert sprt.decision(llr, sum(counts)) is None
+    assert sprt.decision(sprt.llr((0, 0, 0, 0, SPRT_MIN_PAIRS), PENTANOMIAL_VALUES), SPRT_MIN_PAIRS) == "H1"
 
 
 @pytest.mark.parametrize("text", ["0,5", "5,0,0.05,0.05", "0,5,1.5,0.05", "a,b,c,d"])

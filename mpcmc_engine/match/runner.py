@@ -162,7 +162,7 @@ def run_match(plan: MatchPlan, show_progress: bool = True):
 
     On KeyboardInterrupt the games in progress are dropped (never written) and the interrupt propagates."""
     tally = resumed_tally(plan)
-    decision = plan.sprt.decision(tally.sprt_llr(plan.sprt)) if plan.sprt else None
+    decision = tally.sprt_decision(plan.sprt) if plan.sprt else None
     pending = [index for index in range(plan.games) if index not in tally]
     if decision or not pending:
         return tally, decision
@@ -207,7 +207,7 @@ def run_match(plan: MatchPlan, show_progress: bool = True):
             progress.update(1)
             progress.set_postfix_str(tally.elo_text())
             if plan.sprt and decision is None:
-                decision = plan.sprt.decision(tally.sprt_llr(plan.sprt))
+                decision = tally.sprt_decision(plan.sprt)
                 if decision:
                     stop.set()
     finally:

@@ -12,7 +12,9 @@ logistic Elo model (fastchess `model=logistic`):
     LLR = (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance / N),   s_i = 1 / (1 + 10 ** (-elo_i / 400)),
 
 with bounds log(beta / (1 - alpha)) (accept H0 at or below) and log((1 - beta) / alpha) (accept H1 at or above).
-As in OpenBench, empty outcome classes count 1e-3 in the LLR so that one-sided series still have a variance.
+As in OpenBench, empty outcome classes count 1e-3 in the LLR so that one-sided series still have a variance. That
+variance is meaningless for a handful of pairs (one won pair alone gives LLR +3.8, past the usual bound +2.94), so no
+decision is taken before SPRT_MIN_PAIRS complete pairs.
 """
 
 import math
@@ -23,6 +25,7 @@ TAIL_95 = 0.025  # the probability outside each end of a two-sided 95% interval
 TRINOMIAL_VALUES = (0.0, 0.5, 1.0)
 PENTANOMIAL_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
 SPRT_REGULARIZATION = 1e-3
+SPRT_MIN_PAIRS = 20  # complete pairs before the SPRT may decide (the normal approximation needs a real variance)
 
 
 def elo_from_score(score: float) -> float:
@@ -137,8 +140,11 @@ class Sprt:
         score0, score1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return (score1 - score0) * (2.0 * mean - score0 - score1) / (2.0 * variance / units)
 
-    def decision(self, llr: float):
-        """Return "H0" or "H1" when `llr` reached a bound, else None (continue)."""
+    def decision(self, llr: float, pairs: int):
+        """Return "H0" or "H1" when `llr` of `pairs` complete pairs reached a bound, else None (continue); None while
+        pairs < SPRT_MIN_PAIRS."""
+        if pairs < SPRT_MIN_PAIRS:
+            return None
         if llr >= self.upper_bound:
             return "H1"
         if llr <= self.lower_bound:

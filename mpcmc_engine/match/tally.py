@@ -48,6 +48,11 @@ class Tally:
         """The SPRT log-likelihood ratio of the complete pairs."""
         return sprt.llr(self.pentanomial(), PENTANOMIAL_VALUES)
 
+    def sprt_decision(self, sprt: Sprt):
+        """"H0", "H1" or None: the SPRT's decision on the complete pairs so far."""
+        counts = self.pentanomial()
+        return sprt.decision(sprt.llr(counts, PENTANOMIAL_VALUES), sum(counts))
+
     def elo_text(self) -> str:
         """`W-D-L, Elo +x` for the progress bar."""
         wins, draws, losses = self.wdl()
