@@ -262,10 +262,10 @@ def main(argv=None) -> int:
     from mpcmc_engine.jit import source_digest
 
     WORK.mkdir(parents=True, exist_ok=True)
-    digest = source_digest(REPO)
+    digest = source_digest()
     cache = prebuild_cache(digest)
     run_pyinstaller(arguments.onefile, cache, digest)
-    if source_digest(REPO) != digest:
+    if source_digest() != digest:
         print("build: the numba sources changed during the build; build again", file=sys.stderr)
         return 1
     print(f"build: {executable_path(arguments.onefile)}")
