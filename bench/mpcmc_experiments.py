@@ -30,7 +30,7 @@ REPOSITORY = use_checkout()
 
 from mpcmc_engine.cli import main as cli_main
 from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
-from mpcmc_engine.engine_command import this_engine_command
+from mpcmc_engine.uci_process import this_engine_command
 
 STOCKFISH = "/usr/games/stockfish"
 SELF = " ".join(this_engine_command())

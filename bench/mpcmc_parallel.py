@@ -20,7 +20,7 @@ from checkout import use_checkout
 use_checkout()
 
 from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
-from mpcmc_engine.engine_command import EngineSpec, this_engine_command
+from mpcmc_engine.uci_process import EngineSpec, this_engine_command
 from mpcmc_engine.mpcmc.limits import CallLimit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings

@@ -14,20 +14,22 @@ ones (docs/RESULTS.md says which).
 """
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
 import chess
-import chess.engine
 import chess.pgn
 from checkout import use_checkout
 
 use_checkout()
 
 from mpcmc_engine.tools import match_command
-from mpcmc_engine.engine_command import parse_option
 from mpcmc_engine.match.game import move_limit
+from mpcmc_engine.uci_process import parse_option, play_within, start_engine
 from mpcmc_experiments import CELLS, match_arguments
+
+REPLY_GRACE_S = 60.0  # a reply taking this much longer than its time limit counts as hung
 
 
 def base_engine_of(cell_name: str, out_dir: Path) -> tuple:
@@ -43,15 +45,15 @@ def agreement(cell_name: str, out_dir: Path, options: dict) -> tuple:
     options and then `options`."""
     spec, limit = base_engine_of(cell_name, out_dir)
     predicted = replies = 0
-    with chess.engine.SimpleEngine.popen_uci(list(spec.command)) as opponent:
-        opponent.configure({**spec.options, **options})
+    with start_engine(dataclasses.replace(spec, options={**spec.options, **options})) as opponent:
         with open(out_dir / f"{cell_name}.pgn", encoding="utf-8") as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
                 base_color = chess.WHITE if game.headers["White"] == "base" else chess.BLACK
                 board = game.board()
                 for ply, move in enumerate(game.mainline_moves()):
                     if board.turn == base_color and ply > 0:  # a reply to an MPC-MC move
-                        reply = opponent.play(board, limit, game=object()).move
+                        reply = play_within(opponent, board, limit, (limit.time or 0) + REPLY_GRACE_S,
+                                            game=object()).move
                         predicted += reply == move
                         replies += 1
                     board.push(move)

@@ -1,8 +1,8 @@
-"""A scripted misbehaving UCI engine for the match and EPD runners' failure tests.
+"""A scripted misbehaving UCI engine for the failure tests of the match and EPD runners and of uci_process.
 
 Usage: python fake_uci_engine.py MODE [GOOD_MOVES]
 
-It answers the handshake, plays the first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2)
+In MODE mute it never answers `uci`, in MODE unready never `isready`. Otherwise it answers the handshake, plays the first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2)
 and then, by MODE:
   good     keeps playing legal moves
   crash    exits with status 3 without answering
@@ -16,7 +16,7 @@ import time
 
 import chess
 
-MODES = ("good", "crash", "hang", "illegal", "garbage")
+MODES = ("good", "crash", "hang", "illegal", "garbage", "mute", "unready")
 
 
 def send(line: str) -> None:
@@ -67,6 +67,8 @@ def main() -> None:
     board, moves_played = chess.Board(), 0
     for line in sys.stdin:
         command, *arguments = line.split()
+        if mode == "mute" or (mode == "unready" and command == "isready"):
+            continue
         if command == "uci":
             send(f"id name fake-{mode}")
             send("id author mpcmc-engine tests")

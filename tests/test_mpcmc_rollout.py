@@ -12,7 +12,7 @@ from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.player import config_from_options
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
-from mpcmc_engine.engine_command import EngineSpec, this_engine_command
+from mpcmc_engine.uci_process import EngineSpec, this_engine_command
 from mpcmc_engine.mpcmc.subengine import SubEngine, SubEngineError
 from mpcmc_engine.mpcmc.values import DRAW
 

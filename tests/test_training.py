@@ -18,7 +18,7 @@ from mpcmc_engine.training.generate import SourceConfig
 from mpcmc_engine.training.model import float_weights, integer_weights, values_and_gradients
 from mpcmc_engine.training.pgn_games import read_pgn_games
 from mpcmc_engine.training.probes import MatchProbe, WacProbe
-from mpcmc_engine.training.records import GameRecord
+from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td import eligibility_direction, game_update
 from mpcmc_engine.training.trainer import TrainSettings, train
 from mpcmc_engine.training.values import SCALE
@@ -65,7 +65,7 @@ def synthetic_game(leaf_fixed=(np.nan, np.nan, np.nan)):
     leaf[:, 1] = [1, 1, 3]
     leaf[:, 0] = [0, 1, 0]
     phases = np.array([PHASE_MAX, PHASE_MAX // 2, 0])
-    return GameRecord(played, phases, 1.0, "synthetic", leaf, phases.copy(), np.array(leaf_fixed, dtype=float))
+    return TrainingRecord(played, phases, 1.0, "synthetic", leaf, phases.copy(), np.array(leaf_fixed, dtype=float))
 
 
 def hand_values(vector, rows, phases):

@@ -18,7 +18,7 @@ import chess
 import chess.engine
 
 from mpcmc_engine.match.clock import Clock, TimeControl
-from mpcmc_engine.match.engines import play_within
+from mpcmc_engine.uci_process import play_within
 from mpcmc_engine.match.openings import Opening
 
 MATE_CP = 100_000  # centipawn value of a mate score in adjudication
@@ -62,7 +62,7 @@ class GameSettings:
 
 
 @dataclass
-class GameRecord:
+class FinishedGame:
     """A finished game: the final board (root + every move), a comment per engine move, the PGN result and
     Termination, the reason in words, and the colour whose engine failed (None when no engine failed)."""
 
@@ -116,7 +116,7 @@ def move_limit(limits: MoveLimits, clock: Optional[Clock], color: chess.Color) -
 
 
 def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettings, game_id: object,
-              own_limits: Optional[dict] = None, keeps_hash: Optional[dict] = None) -> GameRecord:
+              own_limits: Optional[dict] = None, keeps_hash: Optional[dict] = None) -> FinishedGame:
     """Play `opening` to the end with engines[color] (chess.engine.SimpleEngine) named names[color]; an engine
     with limits in `own_limits` ({color: MoveLimits}) gets those instead of the match-wide `settings.limits`; one
     with keeps_hash[color] true gets no `ucinewgame` between moves even with `settings.fresh_hash`.
@@ -132,16 +132,16 @@ def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettin
         result = loss_for(color)
         if termination == "time forfeit" and board.has_insufficient_material(not color):
             result, reason = "1/2-1/2", reason + "; the opponent cannot mate: draw"
-        return GameRecord(opening, board, comments, result, termination, reason, color)
+        return FinishedGame(opening, board, comments, result, termination, reason, color)
 
     while True:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
             reason = outcome.termination.name.lower().replace("_", " ")
-            return GameRecord(opening, board, comments, outcome.result(), "normal", reason)
+            return FinishedGame(opening, board, comments, outcome.result(), "normal", reason)
         verdict = adjudicated(board, white_scores, settings.adjudication)
         if verdict is not None:
-            return GameRecord(opening, board, comments, verdict[0], "adjudication", verdict[1])
+            return FinishedGame(opening, board, comments, verdict[0], "adjudication", verdict[1])
         color, name = board.turn, names[board.turn]
         limits = (own_limits or {}).get(color) or settings.limits
         if clock is not None:

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 import chess
 import chess.pgn
 
-from mpcmc_engine.match.game import GameRecord
+from mpcmc_engine.match.game import FinishedGame
 
 GAME_SEPARATOR = "\n\n"
 
 
-def game_pgn(record: GameRecord, headers: dict) -> str:
+def game_pgn(record: FinishedGame, headers: dict) -> str:
     """The PGN text of `record` with `headers` (Event, White, Black, Round, ...) plus Date, Result, Termination
     and, for a non-standard start, FEN and SetUp; the reason is the comment after the last move."""
     game = chess.pgn.Game()

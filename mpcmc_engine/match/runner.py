@@ -18,15 +18,12 @@ import chess
 import chess.engine
 from tqdm import tqdm
 
-from mpcmc_engine.match.engines import open_engine
-from mpcmc_engine.match.game import GameRecord, GameSettings, MoveLimits, loss_for, play_game
+from mpcmc_engine.match.game import FinishedGame, GameSettings, MoveLimits, loss_for, play_game
 from mpcmc_engine.match.openings import game_index_of, round_label, scheduled
 from mpcmc_engine.match.pgn_file import append_game, drop_incomplete_tail, game_pgn, read_stored_games
 from mpcmc_engine.match.stats import Sprt
 from mpcmc_engine.match.tally import Tally, engine1_points
-
-START_ERRORS = (chess.engine.EngineError, OSError, TimeoutError)
-
+from mpcmc_engine.uci_process import START_ERRORS, start_engine
 
 class MatchError(Exception):
     """The match cannot start or continue (an engine does not start, the PGN file belongs to another match)."""
@@ -84,7 +81,7 @@ class Worker:
     def engine(self, number: int) -> chess.engine.SimpleEngine:
         """Engine `number`'s process, started when there is none (raises one of START_ERRORS on failure)."""
         if self.engines[number] is None:
-            engine = open_engine(self.plan.engines[number])
+            engine = start_engine(self.plan.engines[number], own_process_group=True)
             with self.lock:
                 self.engines[number] = engine
         return self.engines[number]
@@ -101,7 +98,7 @@ class Worker:
         for number in (0, 1):
             self.restart_later(number)
 
-    def play(self, game_index: int) -> GameRecord:
+    def play(self, game_index: int) -> FinishedGame:
         """Play game `game_index` of the plan; an engine that cannot start loses it."""
         opening = scheduled(self.plan.openings, game_index)[0]
         players = self.plan.players(game_index)
@@ -111,7 +108,7 @@ class Worker:
             try:
                 engines[color] = self.engine(number)
             except START_ERRORS as error:
-                return GameRecord(opening, opening.board(), [], loss_for(color), "abandoned",
+                return FinishedGame(opening, opening.board(), [], loss_for(color), "abandoned",
                                   f"{names[color]} could not start: {error}", color)
         own_limits = {color: self.plan.engine_limits[number] for color, number in players.items()}
         keeps_hash = {color: self.plan.keeps_hash[number] for color, number in players.items()}
@@ -152,7 +149,7 @@ def check_engines_start(plan: MatchPlan) -> None:
     """Start and close each engine once; raise MatchError naming the one that cannot start."""
     for spec in plan.engines:
         try:
-            open_engine(spec).close()
+            start_engine(spec, own_process_group=True).close()
         except START_ERRORS as error:
             raise MatchError(f"cannot start engine {' '.join(spec.command)}: {error}") from error
 

@@ -8,7 +8,7 @@ separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500
 import os
 from dataclasses import dataclass, replace
 
-from mpcmc_engine.engine_command import EngineSpec, parse_engine_command, parse_option, this_engine_command
+from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option, this_engine_command
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import MODES, Rollout, RolloutSettings

@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 
-from mpcmc_engine.engine_command import EngineSpec
+from mpcmc_engine.uci_process import EngineSpec
 from mpcmc_engine.mpcmc.subengine import SubEngine
 
 LATE_CALL_GRACE_SECONDS = 0.025  # how long run() waits for calls still in flight at the deadline or a stop

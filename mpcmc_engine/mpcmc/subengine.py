@@ -1,14 +1,12 @@
 """One supervised UCI sub-engine process: started on first use, replaced after a crash, hang or garbage output.
 
 Every call runs under a watchdog: past its deadline the process is killed (the blocked call then fails at once),
-and the call is retried once on a fresh process while time remains. Processes are started with the parent-death
-signal set (Linux), so none outlives this engine even when it is killed.
+and the call is retried once on a fresh process while time remains. Processes are started (uci_process) with the
+parent-death signal set (Linux), so none outlives this engine even when it is killed.
 """
 
-import ctypes
 import dataclasses
 import logging
-import signal
 import sys
 import threading
 import time
@@ -17,8 +15,8 @@ import uuid
 import chess
 import chess.engine
 
-from mpcmc_engine.engine_command import EngineSpec
 from mpcmc_engine.mpcmc.values import Value, value_of_score
+from mpcmc_engine.uci_process import START_ERRORS, EngineSpec, make_ready, spawn_engine
 
 START_TIMEOUT_SECONDS = 30.0
 CALL_GRACE_SECONDS = 2.0  # a timed call may overrun its limit by this much before it counts as a hang
@@ -40,15 +38,6 @@ logging.getLogger("asyncio").addFilter(_KilledEngineNoise())
 
 class SubEngineError(RuntimeError):
     """A sub-engine call failed twice (or once with no time left to retry)."""
-
-
-def _die_with_parent():
-    """In the child before exec: ask Linux to SIGKILL it when the parent dies."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except OSError:
-            pass
 
 
 def within_deadline(limit: chess.engine.Limit, deadline: float) -> chess.engine.Limit:
@@ -88,18 +77,15 @@ class SubEngine:
                 if self._aborted:
                     raise SubEngineError(f"{self.spec.display_name}: aborted")
             try:
-                engine = chess.engine.SimpleEngine.popen_uci(
-                    list(self.spec.command), timeout=START_TIMEOUT_SECONDS, preexec_fn=_die_with_parent)
-            except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
+                engine = spawn_engine(self.spec, handshake_timeout_s=START_TIMEOUT_SECONDS, die_with_parent=True)
+            except START_ERRORS as error:
                 raise SubEngineError(
                     f"{self.spec.display_name}: cannot start {' '.join(self.spec.command)}: {error}") from None
             with self._lock:
                 self._engine, self._ready = engine, False
             try:
-                if self.spec.options:
-                    engine.configure(self.spec.options)
-                engine.ping()  # isready: the engine has loaded and taken the options
-            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as error:
+                make_ready(engine, self.spec.options, START_TIMEOUT_SECONDS)
+            except START_ERRORS as error:
                 self._discard(engine)
                 raise SubEngineError(f"{self.spec.display_name}: not ready: {error}") from None
             with self._lock:

@@ -5,6 +5,7 @@ import re
 import subprocess
 
 STOCKFISH = "/usr/games/stockfish"
+STOCKFISH_TIMEOUT_S = 600.0  # `stockfish bench` takes a few seconds
 
 
 def configure(parser):
@@ -38,8 +39,10 @@ def run(args) -> int:
 
 
 def stockfish_bench_nps(command: str = STOCKFISH) -> int:
-    """Nodes per second reported by `stockfish bench` (its default settings: 16 MB, 1 thread, depth 13)."""
-    finished = subprocess.run([command, "bench"], capture_output=True, text=True, check=True)
+    """Nodes per second reported by `stockfish bench` (its default settings: 16 MB, 1 thread, depth 13); raise
+    subprocess.TimeoutExpired after STOCKFISH_TIMEOUT_S."""
+    finished = subprocess.run([command, "bench"], capture_output=True, text=True, check=True,
+                              timeout=STOCKFISH_TIMEOUT_S)
     match = re.search(r"Nodes/second\s*:\s*(\d+)", finished.stdout + finished.stderr)
     if match is None:
         raise RuntimeError("no 'Nodes/second' line in the output of stockfish bench")

@@ -16,10 +16,10 @@ import chess
 import chess.engine
 from tqdm import tqdm
 
-from mpcmc_engine.engine_command import parse_engine_command, this_engine_command
 from mpcmc_engine.tools.epd_suite import SuitePosition, read_test_suite
-from mpcmc_engine.engine_command import EngineSpec, parse_option
-from mpcmc_engine.match.engines import open_engine, play_within
+from mpcmc_engine.uci_process import (
+    START_ERRORS, EngineSpec, parse_engine_command, parse_option, play_within, start_engine, this_engine_command,
+)
 
 DEFAULT_TIME_S = 1.0
 WATCHDOG_GRACE_S = 30.0  # extra wall time an engine may take beyond the limit before it counts as hung
@@ -89,7 +89,7 @@ class EnginePool:
     def engine(self) -> chess.engine.SimpleEngine:
         """This thread's engine, started when it has none."""
         if getattr(self.local, "engine", None) is None:
-            self.local.engine = open_engine(self.spec)
+            self.local.engine = start_engine(self.spec, own_process_group=True)
             with self.lock:
                 self.engines.append(self.local.engine)
         return self.local.engine
@@ -105,7 +105,7 @@ class EnginePool:
         try:
             result = play_within(self.engine(), position.record.board, self.limit, timeout, game=position,
                                  info=chess.engine.INFO_BASIC)
-        except (chess.engine.EngineError, TimeoutError, OSError) as error:
+        except START_ERRORS as error:
             if getattr(self.local, "engine", None) is not None:
                 self.discard()
             return Attempt(position, error=str(error) or type(error).__name__)
@@ -151,7 +151,7 @@ def run(args) -> int:
     try:
         try:
             pool.engine()  # fail early, in the main thread, when the engine cannot start
-        except (chess.engine.EngineError, TimeoutError, OSError) as error:
+        except START_ERRORS as error:
             print(f"mpcmc-engine epd: error: cannot start engine {' '.join(command)}: {error}", file=sys.stderr)
             return 1
         attempts = []

@@ -8,13 +8,12 @@ See docs/measurement.md for the time control, adjudication, resume and SPRT conv
 import argparse
 import sys
 
-from mpcmc_engine.engine_command import parse_engine_command
 from mpcmc_engine.match.clock import TimeControl
-from mpcmc_engine.engine_command import EngineSpec, parse_option
 from mpcmc_engine.match.game import Adjudication, GameSettings, MoveLimits
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.match.runner import MatchError, MatchPlan, run_match
 from mpcmc_engine.match.stats import Sprt
+from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option
 
 
 class EngineGroupAction(argparse.Action):

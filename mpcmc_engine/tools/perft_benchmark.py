@@ -2,11 +2,13 @@
 
 import os
 import subprocess
+import threading
 import time
 
 import chess
 
 STOCKFISH = "/usr/games/stockfish"
+STOCKFISH_TIMEOUT_S = 300.0  # Stockfish is killed (and RuntimeError raised) when its perft takes longer
 # (name, FEN, depth for this engine and Stockfish, depth for python-chess)
 POSITIONS = [
     ("startpos", chess.STARTING_FEN, 6, 4),
@@ -26,24 +28,31 @@ def python_chess_perft(board: chess.Board, depth: int) -> int:
     return total
 
 
+def _line_starting(process, prefix: str) -> str:
+    """The next line of `process`'s output that starts with `prefix`; RuntimeError when the output ends first."""
+    while line := process.stdout.readline():
+        if line.startswith(prefix):
+            return line
+    raise RuntimeError(f"Stockfish ended (or was killed) before printing {prefix!r}")
+
+
 def stockfish_perft(fen: str, depth: int, command: str = STOCKFISH):
-    """(nodes, seconds) of Stockfish's `go perft depth`, timed from the command to its `Nodes searched` line."""
+    """(nodes, seconds) of Stockfish's `go perft depth`, timed from the command to its `Nodes searched` line; raise
+    RuntimeError when it ends, or is killed after STOCKFISH_TIMEOUT_S, before printing it."""
     process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    watchdog = threading.Timer(STOCKFISH_TIMEOUT_S, process.kill)
+    watchdog.start()
     try:
         process.stdin.write(f"uci\nposition fen {fen}\nisready\n")
         process.stdin.flush()
-        while process.stdout.readline().strip() != "readyok":
-            pass
+        _line_starting(process, "readyok")
         start = time.perf_counter()
         process.stdin.write(f"go perft {depth}\n")
         process.stdin.flush()
-        while True:
-            line = process.stdout.readline()
-            if not line:
-                raise RuntimeError("Stockfish ended before printing its perft result")
-            if line.startswith("Nodes searched:"):
-                return int(line.split(":")[1]), time.perf_counter() - start
+        line = _line_starting(process, "Nodes searched:")
+        return int(line.split(":")[1]), time.perf_counter() - start
     finally:
+        watchdog.cancel()
         process.kill()
         process.wait()
 

@@ -1,7 +1,7 @@
 """Game generation, in this process or in parallel worker processes, returning records in game order.
 
 `SourceConfig` says where games come from; game `index` with its own `seed` and the weights of the current batch
-always yields the same GameRecord, whichever process plays it, so a run is repeatable for a given seed.
+always yields the same TrainingRecord, whichever process plays it, so a run is repeatable for a given seed.
 """
 
 import multiprocessing
@@ -9,15 +9,14 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-import chess.engine
 import numpy as np
 
 from mpcmc_engine.eval.features import N_FEATURES
 from mpcmc_engine.eval.weights import Weights
-from mpcmc_engine.engine_command import parse_engine_command
 from mpcmc_engine.match.openings import Opening, load_openings
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
 from mpcmc_engine.search.searcher import Searcher
+from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, start_engine
 
 SOURCES = ("selfplay", "mentor", "pgn")
 SEARCH_HASH_MB = 8
@@ -51,7 +50,8 @@ class GameGenerator:
         self.pgn_order = np.random.default_rng(config.seed).permutation(len(config.pgn_games))
 
     def record(self, index: int, seed: int, packed_weights: np.ndarray):
-        """The GameRecord of game `index`, played with `seed` and the weights `packed_weights` (Weights.packed())."""
+        """The TrainingRecord of game `index`, played with `seed` and the weights `packed_weights`
+        (Weights.packed())."""
         config = self.config
         self.searcher.set_weights(Weights(packed_weights[:N_FEATURES], packed_weights[N_FEATURES:]))
         rng = random.Random(seed)
@@ -63,9 +63,8 @@ class GameGenerator:
         if config.source == "selfplay":
             return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
                                    config.with_leaves, label)
-        command = parse_engine_command(config.mentor)
-        with chess.engine.SimpleEngine.popen_uci(command) as strong, \
-                chess.engine.SimpleEngine.popen_uci(command) as weak:
+        mentor = EngineSpec(tuple(parse_engine_command(config.mentor)), "mentor")
+        with start_engine(mentor) as strong, start_engine(mentor) as weak:
             return mentor_record(opening, (strong, weak), config.nodes, index % 2 == 0, config.epsilon, rng,
                                  self.searcher, config.with_leaves, config.leaf_depth, label)
 
@@ -91,7 +90,7 @@ class GamePool:
             workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(config,))
 
     def records(self, tasks: list) -> list:
-        """GameRecords of the tasks (index, seed, packed weights), in task order."""
+        """TrainingRecords of the tasks (index, seed, packed weights), in task order."""
         if self.local is not None:
             return [self.local.record(*task) for task in tasks]
         return list(self.executor.map(_worker_record, tasks))

@@ -1,8 +1,8 @@
-"""Producing GameRecords: PGN games replayed, self-play with the engine's own search, and mentor games.
+"""Producing TrainingRecords: PGN games replayed, self-play with the engine's own search, and mentor games.
 
 Every function takes the searcher (a search.Searcher with the weights to use) and a `random.Random` seeded per game,
-and returns a GameRecord; leaves (for TD-Leaf/TD-Stem) come from our own search: the move-choosing search in self-play,
-a fixed-depth search of each played position in PGN and mentor games.
+and returns a TrainingRecord; leaves (for TD-Leaf/TD-Stem) come from our own search: the move-choosing search in
+self-play, a fixed-depth search of each played position in PGN and mentor games.
 """
 
 import chess
@@ -11,9 +11,11 @@ import chess.engine
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.training.records import RecordBuilder, leaf_search_limits
 from mpcmc_engine.search.limits import SearchLimits
+from mpcmc_engine.uci_process import play_within
 
 MAX_PLIES = 300             # longer games are scored as draws
 ADJUDICATION_CP = 1500      # self-play: a search score this large for the side to move decides the game
+MENTOR_MOVE_TIMEOUT_S = 60  # a mentor's move (limited by nodes) taking longer counts as hung: TimeoutError
 
 
 def pgn_record(game, searcher, with_leaves: bool, leaf_depth: int):
@@ -81,7 +83,8 @@ def mentor_record(opening, engines, nodes: int, strong_is_white: bool, epsilon: 
         builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth)) if with_leaves else None)
         strong_to_move = board.turn == (chess.WHITE if strong_is_white else chess.BLACK)
         engine, budget = (strong, nodes) if strong_to_move else (weak, max(1, nodes // 10))
-        chosen = engine.play(board, chess.engine.Limit(nodes=budget)).move
+        chosen = play_within(engine, board, chess.engine.Limit(nodes=budget), MENTOR_MOVE_TIMEOUT_S,
+                             info=chess.engine.INFO_NONE).move
         move = _explore(position, position.parse_uci(chosen.uci()), epsilon, rng)
         board.push_uci(position.uci(move))
         position.push(move)

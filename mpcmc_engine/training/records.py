@@ -1,6 +1,6 @@
 """A game turned into what the TD updates read: feature rows of the played positions and of their PV leaves.
 
-`GameRecord` rows are indexed by ply t: the position before move t (white-view features and phase) and the leaf of
+`TrainingRecord` rows are indexed by ply t: the position before move t (white-view features and phase) and the leaf of
 the principal variation searched from it (only for TD-Leaf/TD-Stem). `result` is the game's value for white.
 """
 
@@ -16,7 +16,7 @@ FEATURE_DTYPE = np.int16  # counts are small; keeps records cheap to send betwee
 
 
 @dataclass
-class GameRecord:
+class TrainingRecord:
     """Feature rows of a game's played positions and (optionally) PV leaves, and its result for white."""
 
     played: np.ndarray             # (plies, N_FEATURES)
@@ -49,7 +49,7 @@ def leaf_of(position, result):
 
 
 class RecordBuilder:
-    """Collects the rows of one game ply by ply, then builds its GameRecord."""
+    """Collects the rows of one game ply by ply, then builds its TrainingRecord."""
 
     def __init__(self, with_leaves: bool):
         self.with_leaves = with_leaves
@@ -67,11 +67,11 @@ class RecordBuilder:
             self.leaf_phases.append(phase)
             self.fixed.append(fixed)
 
-    def build(self, result: float, label: str) -> GameRecord:
-        """The GameRecord of the plies added so far and the game's `result` for white."""
+    def build(self, result: float, label: str) -> TrainingRecord:
+        """The TrainingRecord of the plies added so far and the game's `result` for white."""
         def rows(items):
             return np.array(items, dtype=FEATURE_DTYPE).reshape(len(items), N_FEATURES)
-        record = GameRecord(rows(self.played), np.array(self.phases, dtype=np.int64), result, label)
+        record = TrainingRecord(rows(self.played), np.array(self.phases, dtype=np.int64), result, label)
         if self.with_leaves:
             record.leaf = rows(self.leaves)
             record.leaf_phase = np.array(self.leaf_phases, dtype=np.int64)
