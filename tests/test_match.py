@@ -3,6 +3,7 @@ misbehaving engines (tests/fake_uci_engine.py) that must lose with the reason re
 
 import os
 import shlex
+import subprocess
 import sys
 
 import chess
@@ -11,7 +12,6 @@ import pytest
 
 from mpcmc_engine.cli import main
 from mpcmc_engine.data import BALANCED_OPENINGS
-from mpcmc_engine.match.pgn_file import drop_incomplete_tail
 from mpcmc_engine.match.stats import SPRT_MIN_PAIRS
 
 STOCKFISH = "/usr/games/stockfish"
@@ -143,14 +143,77 @@ def test_needs_two_engines_and_a_limit(tmp_path, capsys):
     assert "exactly two" in err and "give a limit" in err and "must follow the --engine" in err
 
 
-def test_incomplete_last_game_is_dropped(tmp_path):
-    pgn = tmp_path / "cut.pgn"
-    complete = '[Event "a"]\n[Round "1.1"]\n[Result "1-0"]\n\n1. e4 1-0\n\n'
-    pgn.write_text(complete + '[Event "a"]\n[Round "1.2"]\n[Result "1-0"]\n\n1. e4 e5 2.')
-    assert drop_incomplete_tail(str(pgn)) is True
-    assert pgn.read_text() == complete
-    assert drop_incomplete_tail(str(pgn)) is False
-    assert len(read_games(pgn)) == 1
+FOREIGN_GAME = ('[Event "Club championship"]\n[Site "?"]\n[Date "2024.01.02"]\n[Round "1"]\n[White "Ann"]\n'
+                '[Black "Bob"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n')
+OWN_EVENT_GAME = FOREIGN_GAME.replace("Club championship", "mpcmc-engine match")  # wrong round and players
+
+
+def match_process(engine_command, engine_env, pgn, *arguments):
+    """`mpcmc-engine match` as a process: Stockfish against itself at 200 nodes a move, writing `pgn`."""
+    return subprocess.run([*engine_command, "match", "--engine", STOCKFISH, "--name", "sf1", "--engine", STOCKFISH,
+                           "--name", "sf2", "--nodes", "200", "--pgn", str(pgn), "--quiet", *arguments],
+                          env=engine_env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("content, reason", [
+    (FOREIGN_GAME.encode(), "Event is 'Club championship'"),                       # one game, one final newline
+    (FOREIGN_GAME.replace("\n", "\r\n").encode(), "Event is 'Club championship'"),  # CRLF line ends
+    (((FOREIGN_GAME + "\n") * 3).encode(), "Event is 'Club championship'"),                   # several games, blank line
+    (OWN_EVENT_GAME.encode(), "Round '1' is not a round of a match"),              # this Event, not its games
+    (FOREIGN_GAME.encode()[:-40], "holds no complete game"),                       # one incomplete game
+    (b"\xff\xfe[\x00E\x00", "not UTF-8 text"),                                    # not text at all
+    (b"1. e4 e5 2. Nf3 *\n", "moves before any header"),                           # no headers
+], ids=["single-game", "crlf", "several-games", "same-event", "incomplete-only", "binary", "no-headers"])
+def test_a_file_this_match_did_not_write_is_refused_and_left_byte_identical(tmp_path, engine_command, engine_env,
+                                                                           content, reason):
+    pgn = tmp_path / "theirs.pgn"
+    pgn.write_bytes(content)
+    before = pgn.read_bytes()
+    finished = match_process(engine_command, engine_env, pgn, "--games", "2")
+    assert finished.returncode == 1, finished.stderr
+    assert str(pgn) in finished.stderr and reason in finished.stderr, finished.stderr
+    assert "left unchanged" in finished.stderr
+    assert pgn.read_bytes() == before
+
+
+def test_own_file_with_crlf_and_no_final_blank_line_resumes(tmp_path, engine_command, engine_env):
+    # the match's own file after an editor saved it with CRLF line ends and a single final newline: resuming keeps
+    # every byte of it, separates the next game by a blank line and keeps writing CRLF
+    pgn = tmp_path / "ours.pgn"
+    assert match_process(engine_command, engine_env, pgn, "--games", "2").returncode == 0
+    converted = pgn.read_bytes().replace(b"\n", b"\r\n").rstrip(b"\r\n") + b"\r\n"
+    pgn.write_bytes(converted)
+    finished = match_process(engine_command, engine_env, pgn, "--games", "4")
+    assert finished.returncode == 0, finished.stderr
+    data = pgn.read_bytes()
+    assert data.startswith(converted) and data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"\r\n\r\n")
+    games = read_games(pgn)
+    assert [game.headers["Round"] for game in games] == ["1.1", "1.2", "2.1", "2.2"]
+    assert "sf1 vs sf2: 4 games" in finished.stdout
+
+
+def test_an_incomplete_last_game_this_match_wrote_is_cut_before_resuming(tmp_path, engine_command, engine_env):
+    # a power loss in the middle of the third game's write: only that tail goes, the two complete games stay
+    pgn = tmp_path / "ours.pgn"
+    assert match_process(engine_command, engine_env, pgn, "--games", "2").returncode == 0
+    complete = pgn.read_bytes()
+    second_game = complete[complete.index(b'[Event', 1):]
+    pgn.write_bytes(complete + second_game.replace(b'"1.2"', b'"2.1"')[:len(second_game) // 2])
+    finished = match_process(engine_command, engine_env, pgn, "--games", "4")
+    assert finished.returncode == 0, finished.stderr
+    assert "removed an incomplete last game (from line" in finished.stderr
+    assert pgn.read_bytes().startswith(complete)
+    assert [game.headers["Round"] for game in read_games(pgn)] == ["1.1", "1.2", "2.1", "2.2"]
+
+
+def test_a_foreign_tail_after_games_of_this_match_is_refused(tmp_path, engine_command, engine_env):
+    pgn = tmp_path / "ours.pgn"
+    assert match_process(engine_command, engine_env, pgn, "--games", "2").returncode == 0
+    pgn.write_bytes(pgn.read_bytes() + FOREIGN_GAME.encode()[:-40])
+    before = pgn.read_bytes()
+    finished = match_process(engine_command, engine_env, pgn, "--games", "4")
+    assert finished.returncode == 1 and "is not the start of a game of this match" in finished.stderr
+    assert pgn.read_bytes() == before
 
 
 def test_pgn_openings_from_the_shipped_compressed_book(tmp_path, capsys):

@@ -4,8 +4,10 @@ the SPRT stop.
 Each worker thread owns one process per engine, reuses them across its games and restarts an engine after a game
 it lost by a failure (crash, hang, time forfeit, illegal move). Only the main thread writes the PGN file and the
 tally. Resuming: games already in the PGN file whose Round (`pair.game`) lies within --games are counted and not
-played again; they must show the engine names and start positions this command schedules for that round (same
-engines, --openings and --seed), otherwise the run stops with MatchError rather than mixing two matches.
+played again. Before anything is written, every game in the file must be one this command writes: its Event, a
+Round label of the runner's, the engine names of that round and (within --games) its start position (same engines,
+--event, --openings and --seed); otherwise the run stops with MatchError and the file is left byte for byte as it
+was, rather than mixing two matches or cutting someone else's file.
 """
 
 import queue
@@ -20,7 +22,7 @@ from tqdm import tqdm
 
 from mpcmc_engine.match.game import FinishedGame, GameSettings, MoveLimits, loss_for, play_game
 from mpcmc_engine.match.openings import game_index_of, round_label, scheduled
-from mpcmc_engine.match.pgn_file import append_game, drop_incomplete_tail, game_pgn, read_stored_games
+from mpcmc_engine.match.pgn_file import MatchFile, cut_tail, event_line, game_pgn, read_match_file
 from mpcmc_engine.match.stats import Sprt
 from mpcmc_engine.match.tally import Tally, engine1_points
 from mpcmc_engine.uci_process import START_ERRORS, start_engine
@@ -119,29 +121,63 @@ class Worker:
         return record
 
 
-def resumed_tally(plan: MatchPlan) -> Tally:
-    """The games of plan.pgn_path within the plan (none without a file); raise MatchError on a mismatch."""
-    tally = Tally()
-    if plan.pgn_path is None:
-        return tally
+def stranger_reason(plan: MatchPlan, game) -> str:
+    """Why `game` (pgn_file.StoredGame) is not a game this plan writes, or '' when it is: its Event, a Round
+    label of the runner's, the engines' names and colours for that round, and (for a round within --games) the
+    start position scheduled for it."""
+    index = game_index_of(game.round_label)
+    if game.event != plan.event:
+        return f"its Event is {game.event!r}, this match's is {plan.event!r} (--event)"
+    if index is None:
+        return f"its Round {game.round_label!r} is not a round of a match (pair.game, e.g. 1.2)"
+    headers = plan.headers(index)
+    if (game.white, game.black) != (headers["White"], headers["Black"]):
+        return (f"round {game.round_label} is {game.white} vs {game.black}, but this match schedules "
+                f"{headers['White']} vs {headers['Black']}")
+    opening = scheduled(plan.openings, index)[0]
+    if index < plan.games and game.fen != opening.fen:
+        return (f"round {game.round_label} starts from {game.fen!r}, but this match schedules {opening.fen!r} "
+                f"(same --openings and --seed?)")
+    return ""
+
+
+def open_match_file(plan: MatchPlan) -> MatchFile:
+    """The PGN file of `plan`, checked to hold only games of this match, with an incomplete last game it wrote
+    (power loss) cut off; raise MatchError naming the file and the reason, leaving the file unchanged, when it is
+    not a file of this match."""
     try:
-        if drop_incomplete_tail(plan.pgn_path):
-            print(f"{plan.pgn_path}: removed an incomplete last game", file=sys.stderr)
-    except FileNotFoundError:
-        return tally
-    for stored in read_stored_games(plan.pgn_path):
-        index = game_index_of(stored.round_label)
-        if index is None or index >= plan.games or index in tally:
-            continue
-        headers = plan.headers(index)
-        opening = scheduled(plan.openings, index)[0]
-        if (stored.white, stored.black, stored.fen) != (headers["White"], headers["Black"], opening.fen):
-            raise MatchError(f"{plan.pgn_path}: round {stored.round_label} is {stored.white} vs {stored.black} from "
-                             f"{stored.fen!r}, but this match schedules {headers['White']} vs {headers['Black']} "
-                             f"from {opening.fen!r}; use another --pgn file or the same engines, openings and seed")
-        points = plan.engine1_points(index, stored.result)
-        if points is not None:
-            tally.add(index, points)
+        match_file = read_match_file(plan.pgn_path)
+    except ValueError as error:
+        raise MatchError(f"{error}; this file was not written by this match and is left unchanged") from None
+    refusal = "is left unchanged: use another --pgn file, or the engines, --openings, --seed and --event it was " \
+              "written with"
+    for game in match_file.games:
+        reason = stranger_reason(plan, game)
+        if reason:
+            raise MatchError(f"{plan.pgn_path}:{game.line}: not a game of this match: {reason}; the file {refusal}")
+    tail = match_file.tail
+    if tail is not None:
+        expected = event_line(plan.event)
+        if not match_file.games:
+            raise MatchError(f"{plan.pgn_path}: holds no complete game, only an incomplete one from line {tail.line}; "
+                             f"the file is left unchanged: delete it to start afresh")
+        if not (tail.text.startswith(expected) or expected.startswith(tail.text)):
+            raise MatchError(f"{plan.pgn_path}:{tail.line}: the text after the last complete game is not the start "
+                             f"of a game of this match (a game here begins with {expected}); the file {refusal}")
+        cut_tail(match_file)
+        print(f"{plan.pgn_path}: removed an incomplete last game (from line {tail.line})", file=sys.stderr)
+    return match_file
+
+
+def resumed_tally(plan: MatchPlan, games: list) -> Tally:
+    """The tally of the stored `games` (each checked by open_match_file) whose rounds lie within the plan."""
+    tally = Tally()
+    for game in games:
+        index = game_index_of(game.round_label)
+        if index < plan.games and index not in tally:
+            points = plan.engine1_points(index, game.result)
+            if points is not None:
+                tally.add(index, points)
     return tally
 
 
@@ -158,7 +194,8 @@ def run_match(plan: MatchPlan, show_progress: bool = True):
     """Play the games of `plan` not yet in its PGN file; return (tally, SPRT decision or None).
 
     On KeyboardInterrupt the games in progress are dropped (never written) and the interrupt propagates."""
-    tally = resumed_tally(plan)
+    match_file = open_match_file(plan) if plan.pgn_path is not None else None
+    tally = resumed_tally(plan, match_file.games if match_file else [])
     decision = tally.sprt_decision(plan.sprt) if plan.sprt else None
     pending = [index for index in range(plan.games) if index not in tally]
     if decision or not pending:
@@ -198,8 +235,8 @@ def run_match(plan: MatchPlan, show_progress: bool = True):
             index, record = item
             if index is None:
                 raise record
-            if plan.pgn_path is not None:
-                append_game(plan.pgn_path, game_pgn(record, plan.headers(index)))
+            if match_file is not None:
+                match_file.append(game_pgn(record, plan.headers(index)))
             tally.add(index, plan.engine1_points(index, record.result))
             progress.update(1)
             progress.set_postfix_str(tally.elo_text())
