@@ -12,8 +12,8 @@ from mpcmc_engine.eval.evaluate import evaluate
 from mpcmc_engine.eval.explain import explain
 from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets, extract_features, game_phase, taper
 from mpcmc_engine.eval.weights import (
-    DEFAULT_WEIGHTS_PATH, FORMAT, VERSION, Weights, load_default_weights, load_weights, material_only_weights,
-    save_weights,
+    DEFAULT_WEIGHTS_PATH, FORMAT, VERSION, WEIGHT_LIMIT, Weights, load_default_weights, load_weights,
+    material_only_weights, save_weights,
 )
 
 
@@ -58,6 +58,8 @@ def test_weights_round_trip(tmp_path):
     (lambda d: d.update(mg=d["mg"][:-1]), "'mg' has"),
     (lambda d: d.update(layout=[["material", 6]]), "layout"),
     (lambda d: d["eg"].__setitem__(0, 1.5), "non-integer"),
+    (lambda d: d["mg"].__setitem__(7, 10 ** 30), "'mg'[7] is 100000000000... (31 digits), outside the bound"),
+    (lambda d: d["eg"].__setitem__(3, -WEIGHT_LIMIT - 1), f"'eg'[3] is {-WEIGHT_LIMIT - 1}, outside the bound"),
 ])
 def test_bad_weights_files_are_refused(tmp_path, change, reason):
     path = tmp_path / "bad.json"
@@ -68,6 +70,21 @@ def test_bad_weights_files_are_refused(tmp_path, change, reason):
     with pytest.raises(ValueError) as error:
         load_weights(path)
     assert str(path) in str(error.value) and reason in str(error.value)
+
+
+def test_engine_refuses_weights_with_huge_integers_names_file_and_reason_and_keeps_playing(tmp_path, raw_engine):
+    path = tmp_path / "huge.json"
+    save_weights(material_only_weights(), path)
+    data = json.loads(path.read_text())
+    data["mg"][5] = 10 ** 30
+    path.write_text(json.dumps(data))
+    engine = raw_engine()
+    engine.send("uci", f"setoption name EvalFile value {path}", "isready")
+    lines = engine.read_until("readyok")
+    assert any(line.startswith(f"info string error: weights file {path}: 'mg'[5] is") and "outside the bound" in line
+               for line in lines), lines
+    engine.send("position startpos", "go depth 3")
+    assert engine.read_until("bestmove")[-1].split()[1] in {move.uci() for move in chess.Board().legal_moves}
 
 
 def test_unreadable_weights_file_is_refused(tmp_path):

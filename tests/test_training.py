@@ -11,7 +11,7 @@ import pytest
 
 from mpcmc_engine.data import UNBALANCED_OPENINGS
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
-from mpcmc_engine.eval.weights import load_default_weights, load_weights, material_only_weights
+from mpcmc_engine.eval.weights import WEIGHT_LIMIT, load_default_weights, load_weights, material_only_weights
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
@@ -229,6 +229,14 @@ def test_weights_file_is_written_atomically_and_loads(tmp_path):
     loaded = load_weights(tmp_path / "w.json")
     assert np.array_equal(loaded.mg, weights.mg) and "mpcmc-engine train" in loaded.provenance
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+
+
+def test_a_diverging_run_writes_weights_within_the_bound_the_engine_loads(tmp_path):
+    settings = pgn_settings(tmp_path, "wild.json", 8)
+    settings.alpha = 1e7  # a step of millions of centipawns
+    train(settings, material_only_weights(), log=lambda text: None)
+    loaded = load_weights(tmp_path / "wild.json")
+    assert max(np.abs(loaded.mg).max(), np.abs(loaded.eg).max()) == WEIGHT_LIMIT
 
 
 @pytest.mark.slow

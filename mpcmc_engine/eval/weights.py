@@ -1,8 +1,9 @@
 """Evaluation weights: the in-memory `Weights`, and the versioned JSON file format that stores them.
 
 A weights file is {"format": FORMAT, "version": VERSION, "layout": [[name, size], ...], "mg": [...], "eg": [...],
-"provenance": "..."}; the layout must equal mpcmc_engine.eval.features.LAYOUT. The loader refuses anything else with a ValueError
-that names the file and the reason, so a caller can keep its current weights.
+"provenance": "..."}; the layout must equal mpcmc_engine.eval.features.LAYOUT and every weight must lie within
++-WEIGHT_LIMIT. The loader refuses anything else with a ValueError that names the file and the reason, so a caller can
+keep its current weights.
 """
 
 import json
@@ -20,6 +21,10 @@ FORMAT = "mpcmc-engine weights"
 VERSION = 2  # 2: side terms (mobility, king attack, pawn structure, bishop pair, rook files) added
 DEFAULT_WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "default.json"
 MATERIAL_VALUES = {PAWN: 100, KNIGHT: 320, BISHOP: 330, ROOK: 500, QUEEN: 900, KING: 0}
+# The largest weight magnitude a file may hold, in centipawns (1000 pawns; the shipped weights stay below 900). A
+# position has fewer than 10,000 feature counts in all, so the evaluation's tapered int64 sums stay below
+# 24 * 10**4 * WEIGHT_LIMIT = 2.4e10, far from int64's 9.2e18, whatever the position.
+WEIGHT_LIMIT = 100_000
 
 
 @dataclass
@@ -54,6 +59,12 @@ def _vector(data, name, path):
     _check(isinstance(values, list), path, f"'{name}' is missing or not a list")
     _check(len(values) == N_FEATURES, path, f"'{name}' has {len(values)} weights, the layout needs {N_FEATURES}")
     _check(all(isinstance(v, int) and not isinstance(v, bool) for v in values), path, f"'{name}' holds a non-integer")
+    outside = next((index for index, value in enumerate(values) if abs(value) > WEIGHT_LIMIT), None)
+    if outside is not None:
+        digits = str(values[outside])
+        shown = digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits.lstrip('-'))} digits)"
+        _check(False, path, f"'{name}'[{outside}] is {shown}, outside the bound of +-{WEIGHT_LIMIT} centipawns that "
+                            f"keeps the evaluation within int64")
     return np.array(values, dtype=np.int64)
 
 

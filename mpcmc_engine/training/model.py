@@ -9,7 +9,7 @@ respect to the weights in logistic units (u = SCALE * w), so dV/du = V (1 - V) *
 import numpy as np
 
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
-from mpcmc_engine.eval.weights import Weights
+from mpcmc_engine.eval.weights import WEIGHT_LIMIT, Weights
 from mpcmc_engine.training.values import SCALE, win_probability
 
 
@@ -49,5 +49,6 @@ def values_and_gradients(vector: np.ndarray, counts: np.ndarray, phases: np.ndar
 
 
 def apply_step(vector: np.ndarray, step_logistic: np.ndarray) -> np.ndarray:
-    """The weights after a step given in logistic units (converted to centipawns)."""
-    return vector + step_logistic / SCALE
+    """The weights after a step given in logistic units (converted to centipawns), each kept within
+    +-WEIGHT_LIMIT so that a diverging run still writes weights the engine loads."""
+    return np.clip(vector + step_logistic / SCALE, -WEIGHT_LIMIT, WEIGHT_LIMIT)

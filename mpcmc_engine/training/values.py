@@ -14,8 +14,9 @@ RESULT_VALUES = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 
 
 def win_probability(centipawns):
-    """White's win probability of white-view centipawn scores (a float or a numpy array)."""
-    return 1.0 / (1.0 + np.exp(-SCALE * np.asarray(centipawns, dtype=np.float64)))
+    """White's win probability of white-view centipawn scores (a float or a numpy array); the exponent is capped at
+    700 (exp stays finite), which changes no probability beyond the 300th decimal."""
+    return 1.0 / (1.0 + np.exp(np.minimum(-SCALE * np.asarray(centipawns, dtype=np.float64), 700.0)))
 
 
 def result_value(result: str) -> float:
