@@ -136,7 +136,8 @@ def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engi
     start = time.monotonic()
     move = engine.read_until("bestmove")[-1].split()[1]
     elapsed = time.monotonic() - start
-    assert elapsed < 1.0, f"bestmove after {elapsed:.3f} s"
+    print(f"movetime 1000 with a sub-engine that cannot start -> bestmove after {elapsed:.3f} s")
+    assert elapsed < 2.0, f"bestmove after {elapsed:.3f} s"  # generous for a busy machine; a start timeout is 30 s
     assert chess.Move.from_uci(move) in chess.Board().legal_moves
 
 
