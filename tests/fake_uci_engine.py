@@ -5,12 +5,15 @@ Usage: python fake_uci_engine.py MODE [GOOD_MOVES]
 In MODE mute it never answers `uci`, in MODE unready never `isready`. Otherwise it answers the handshake, plays the first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2)
 and then, by MODE:
   good     keeps playing legal moves
-  crash    exits with status 3 without answering
-  hang     never answers (stays alive, ignores `stop`)
+  crash    dies in the middle of its answer: an `info` line, then exit status 3
+  hang     hangs in the middle of its answer: an `info` line, then nothing (stays alive, ignores `stop` and `quit`)
   illegal  answers a syntactically valid but illegal move (an opponent's piece to an empty square)
   garbage  prints garbage lines, then an unparsable bestmove
+With the environment variable FAKE_UCI_PID_FILE set, it appends its process id to that file when it starts (so a test
+can check that no such process outlives its caller).
 """
 
+import os
 import sys
 import time
 
@@ -45,6 +48,8 @@ def illegal_move(board: chess.Board) -> str:
 
 def misbehave(mode: str, board: chess.Board) -> None:
     """Act out `mode` instead of answering `go`."""
+    if mode in ("crash", "hang"):
+        send("info depth 1 score cp 0")
     if mode == "crash":
         sys.exit(3)
     if mode == "hang":
@@ -64,6 +69,9 @@ def main() -> None:
     good_moves = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     if mode not in MODES:
         sys.exit(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    if os.environ.get("FAKE_UCI_PID_FILE"):
+        with open(os.environ["FAKE_UCI_PID_FILE"], "a") as pids:
+            pids.write(f"{os.getpid()}\n")
     board, moves_played = chess.Board(), 0
     for line in sys.stdin:
         command, *arguments = line.split()

@@ -1,17 +1,24 @@
 """The TD trainer: each method's update against hand computation, eligibility traces, PGN reading, checkpoints and
 resume, repeatability, atomic weights files."""
 
+import json
 import math
 import os
+import re
+import shlex
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from mpcmc_engine.data import UNBALANCED_OPENINGS
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
-from mpcmc_engine.eval.weights import WEIGHT_LIMIT, load_default_weights, load_weights, material_only_weights
+from mpcmc_engine.eval.weights import (WEIGHT_LIMIT, load_default_weights, load_weights, material_only_weights,
+                                      save_weights)
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
@@ -24,6 +31,7 @@ from mpcmc_engine.training.trainer import TrainSettings, train
 from mpcmc_engine.training.values import SCALE
 
 STOCKFISH = "/usr/games/stockfish"
+FAKE_ENGINE = str(Path(__file__).with_name("fake_uci_engine.py"))
 
 GAMES_PGN = """[Event "one"]
 [Result "1-0"]
@@ -275,6 +283,76 @@ def test_curve_csv_round_trips_and_both_measures_plot(tmp_path):
     assert read_curve_csv(tmp_path / "wac.csv") == wac_rows
     plot_curves({"match": match_rows, "wac": wac_rows}, tmp_path / "curves.png")
     assert (tmp_path / "curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def train_command(out, *arguments) -> list:
+    """argv of `mpcmc-engine train ... --out OUT`."""
+    return [sys.executable, "-m", "mpcmc_engine", "train", *arguments, "--out", str(out)]
+
+
+def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_weights(tmp_path, engine_env):
+    games = tmp_path / "games.pgn"
+    games.write_text(GAMES_PGN)
+    arguments = ["--method", "td-leaf", "--source", "pgn", "--pgn", str(games), "--games", "400"]
+    whole = subprocess.run(train_command(tmp_path / "whole.json", *arguments), env=engine_env, capture_output=True,
+                           text=True, timeout=600)
+    assert whole.returncode == 0, whole.stderr
+    out = tmp_path / "parts.json"
+    process = subprocess.Popen(train_command(out, *arguments), env=engine_env, stderr=subprocess.PIPE)
+    try:
+        progress = b""
+        while not (done := re.findall(rb"(\d+)/400", progress)) or int(done[-1]) < 16:
+            character = process.stderr.read(1)
+            assert character, f"the run ended before it could be interrupted: {progress[-300:]!r}"
+            progress += character
+        process.send_signal(signal.SIGINT)  # what Ctrl-C in a terminal sends
+        error = process.communicate(timeout=60)[1].decode()
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130 and "interrupted" in error and "--resume" in error, error[-500:]
+    interrupted_at = json.loads(checkpoint_path(out).read_text())["games_done"]
+    assert 16 <= interrupted_at < 400 and not out.exists()
+    resumed = subprocess.run(train_command(out, *arguments, "--resume"), env=engine_env, capture_output=True,
+                             text=True, timeout=600)
+    assert resumed.returncode == 0 and f"after {interrupted_at} games" in resumed.stdout, resumed.stderr
+    first, second = load_weights(tmp_path / "whole.json"), load_weights(out)
+    assert np.array_equal(first.mg, second.mg) and np.array_equal(first.eg, second.eg)
+
+
+@pytest.mark.parametrize("mode, workers, reason", [
+    ("hang", 1, "mentor game 1: TimeoutError: no move within 2.000 s"),
+    ("crash", 2, "mentor game 1: EngineTerminatedError"),
+])
+def test_a_mentor_that_hangs_or_dies_mid_move_stops_the_run_with_the_reason(tmp_path, engine_env, mode, workers,
+                                                                             reason):
+    pids = tmp_path / "mentor.pids"
+    mentor = shlex.join([sys.executable, FAKE_ENGINE, mode, "6"])
+    out = tmp_path / "w.json"
+    began = time.monotonic()
+    finished = subprocess.run(train_command(out, "--method", "td-lambda", "--source", "mentor", "--mentor", mentor,
+                                            "--mentor-timeout", "2", "--games", "4", "--workers", str(workers)),
+                              env={**engine_env, "FAKE_UCI_PID_FILE": str(pids)}, capture_output=True, text=True,
+                              timeout=300)
+    print(f"stopped after {time.monotonic() - began:.1f} s")
+    assert finished.returncode == 1, finished.stderr[-2000:]
+    assert reason in finished.stderr and "--resume" in finished.stderr, finished.stderr[-2000:]
+    assert json.loads(checkpoint_path(out).read_text())["games_done"] == 0
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert len(started) >= 2 and not [pid for pid in started if os.path.exists(f"/proc/{pid}")]
+
+
+def test_train_refuses_start_weights_with_huge_integers(tmp_path, engine_env):
+    init = tmp_path / "huge.json"
+    save_weights(material_only_weights(), init)
+    data = json.loads(init.read_text())
+    data["eg"][9] = -10 ** 40
+    init.write_text(json.dumps(data))
+    finished = subprocess.run(train_command(tmp_path / "w.json", "--method", "td-lambda", "--source", "selfplay",
+                                            "--games", "2", "--init", str(init)),
+                              env=engine_env, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 2
+    assert f"weights file {init}: 'eg'[9] is -10000000000" in finished.stderr and "outside the bound" in finished.stderr
 
 
 def test_train_command_writes_a_match_learning_curve(tmp_path, engine_env):

@@ -1,10 +1,12 @@
 """`mpcmc-engine train`: learn evaluation weights by temporal differences (TD(lambda), TD-Leaf, TD-Stem) from
-self-play, mentor games or PGN files; see docs/TRAINING.md."""
+self-play, mentor games or PGN files; see docs/TRAINING.md. The defaults are the documented runs' settings."""
 
 import shlex
 import sys
 
 from mpcmc_engine.eval.weights import load_weights, material_only_weights
+from mpcmc_engine.training.generate import SourceConfig
+from mpcmc_engine.training.trainer import CHECKPOINT_EVERY
 
 
 def configure(parser) -> None:
@@ -14,17 +16,25 @@ def configure(parser) -> None:
     parser.add_argument("--pgn", nargs="+", default=[], metavar="FILE", help="PGN files (source pgn)")
     parser.add_argument("--mentor", default="", metavar="CMD", help="UCI engine command (source mentor)")
     parser.add_argument("--games", type=int, required=True, help="games to train on in all (counting resumed ones)")
-    parser.add_argument("--nodes", type=int, default=2000,
-                        help="nodes per move: our search in self-play, the strong mentor (weak: nodes/10)")
-    parser.add_argument("--epsilon", type=float, default=0.0, help="probability of a random move (exploration)")
+    parser.add_argument("--nodes", type=int, default=SourceConfig.nodes,
+                        help="nodes per move: our search in self-play, the strong mentor (weak: nodes/10) "
+                             "(default %(default)s)")
+    parser.add_argument("--epsilon", type=float, default=SourceConfig.epsilon,
+                        help="probability of a random move (exploration; default %(default)s)")
     parser.add_argument("--openings", default="", metavar="FILE", help="EPD or PGN openings to start games from")
-    parser.add_argument("--leaf-depth", type=int, default=2,
+    parser.add_argument("--leaf-depth", type=int, default=SourceConfig.leaf_depth,
                         help="depth of our search for PV leaves of PGN and mentor positions (td-leaf, td-stem)")
-    parser.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay lambda")
-    parser.add_argument("--alpha", type=float, default=1.0, help="learning rate (logistic units, see TRAINING.md)")
+    parser.add_argument("--mentor-timeout", type=float, default=SourceConfig.mentor_timeout_s, metavar="S",
+                        help="seconds a mentor may take to start or to answer one move before the run stops with "
+                             "an error (default %(default)g)")
+    parser.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay lambda (default 0.7)")
+    parser.add_argument("--alpha", type=float, default=0.01,
+                        help="learning rate (logistic units, see TRAINING.md; default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes generating games")
-    parser.add_argument("--checkpoint-every", type=int, default=0, metavar="N", help="checkpoint every N games")
+    parser.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY, metavar="N",
+                        help="write OUT.checkpoint.json every N games (0: only at the end); it is also written on "
+                             "Ctrl-C and when a game fails (default %(default)s)")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.json")
     parser.add_argument("--average-after", type=int, default=0, metavar="N",
                         help="write (and measure) the mean of the weights after each game past N (Polyak averaging; "
@@ -52,8 +62,10 @@ def _check(args) -> str:
         return "--source pgn needs --pgn FILE ..."
     if args.source == "mentor" and not args.mentor:
         return "--source mentor needs --mentor CMD"
-    if args.games < 1 or args.nodes < 1 or args.workers < 1:
-        return "--games, --nodes and --workers must be positive"
+    if args.games < 1 or args.nodes < 1 or args.workers < 1 or args.checkpoint_every < 0:
+        return "--games, --nodes and --workers must be positive, --checkpoint-every 0 or more"
+    if not args.mentor_timeout > 0:
+        return "--mentor-timeout must be positive"
     if not 0.0 <= args.lam <= 1.0 or not 0.0 <= args.epsilon <= 1.0:
         return "--lambda and --epsilon must lie in [0, 1]"
     if args.curve and not args.curve_every:
@@ -77,8 +89,10 @@ def _probe(args, initial):
 
 
 def run(args) -> int:
-    """Train and write the weights; 0 on success, 2 on bad arguments or files."""
-    from mpcmc_engine.training.generate import SourceConfig
+    """Train and write the weights; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated and
+    130 on Ctrl-C (both after writing the checkpoint, from which --resume continues)."""
+    from mpcmc_engine.training.checkpoint import checkpoint_path
+    from mpcmc_engine.training.generate import GameError
     from mpcmc_engine.training.pgn_games import read_pgn_games
     from mpcmc_engine.training.td import LEAF_METHODS
     from mpcmc_engine.training.trainer import TrainSettings, train
@@ -92,7 +106,7 @@ def run(args) -> int:
         if args.source == "pgn" and not pgn_games:
             raise ValueError("no usable game in the PGN files")
         source = SourceConfig(args.source, args.method in LEAF_METHODS, args.nodes, args.epsilon, args.leaf_depth,
-                              args.mentor, args.openings, args.seed, pgn_games)
+                              args.mentor, args.openings, args.seed, pgn_games, args.mentor_timeout)
         command = "mpcmc-engine train " + " ".join(shlex.quote(arg) for arg in sys.argv[2:])
         settings = TrainSettings(args.method, source, args.games, args.lam, args.alpha, args.seed, args.out,
                                  args.workers, args.checkpoint_every, args.curve_every, args.curve,
@@ -103,5 +117,13 @@ def run(args) -> int:
     except (ValueError, OSError) as error:
         print(f"mpcmc-engine train: error: {error}", file=sys.stderr)
         return 2
+    except GameError as error:
+        print(f"mpcmc-engine train: error: {error}; {checkpoint_path(args.out)} holds the games before it: rerun "
+              f"with --resume to continue", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"mpcmc-engine train: interrupted; {checkpoint_path(args.out)} written: rerun with --resume to continue",
+              file=sys.stderr)
+        return 130
     print(f"weights written to {args.out}")
     return 0

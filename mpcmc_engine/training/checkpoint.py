@@ -1,5 +1,6 @@
-"""The trainer's state on disk: float weights, games done, the RNG state, the learning-curve rows and the settings
-that must not change on --resume. JSON, written atomically; floats round-trip exactly."""
+"""The trainer's state on disk: float weights, games done, the RNG state, the learning-curve rows (and the |TD error|
+sum since the last one), the averaging sums and the settings that must not change on --resume. JSON, written
+atomically; floats round-trip exactly."""
 
 import json
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ class TrainerState:
     curve: list = field(default_factory=list)   # rows {"games", the probe's fields, "mean_abs_td"}
     average_sum: np.ndarray | None = None  # sum of the weights after each averaged game (None before any)
     average_count: int = 0
+    td_error_sum: float = 0.0       # sum and count of the |TD errors| since the last curve point
+    td_error_count: int = 0
 
 
 def checkpoint_path(out) -> Path:
@@ -37,7 +40,8 @@ def save_checkpoint(state: TrainerState, path) -> None:
             "vector": [float(v) for v in state.vector], "games_done": state.games_done,
             "rng_state": state.rng_state, "settings": state.settings, "curve": state.curve,
             "average_sum": None if state.average_sum is None else [float(v) for v in state.average_sum],
-            "average_count": state.average_count}
+            "average_count": state.average_count, "td_error_sum": state.td_error_sum,
+            "td_error_count": state.td_error_count}
     write_text_atomically(path, json.dumps(data))
 
 
@@ -58,4 +62,5 @@ def load_checkpoint(path, settings: dict) -> TrainerState:
     return TrainerState(np.array(data["vector"], dtype=np.float64), int(data["games_done"]), data["rng_state"],
                         data["settings"], data["curve"],
                         None if average_sum is None else np.array(average_sum, dtype=np.float64),
-                        int(data.get("average_count", 0)))
+                        int(data.get("average_count", 0)), float(data.get("td_error_sum", 0.0)),
+                        int(data.get("td_error_count", 0)))

@@ -1,12 +1,18 @@
 """Game generation, in this process or in parallel worker processes, returning records in game order.
 
 `SourceConfig` says where games come from; game `index` with its own `seed` and the weights of the current batch
-always yields the same TrainingRecord, whichever process plays it, so a run is repeatable for a given seed.
+always yields the same TrainingRecord, whichever process plays it, so a run is repeatable for a given seed. A game that
+cannot be generated (a mentor that does not start, hangs past its timeout, dies or answers nonsense; any error in a
+worker) raises GameError naming the game and the reason. Worker processes ignore SIGINT: a Ctrl-C is the main
+process's to act on (it writes the checkpoint), and the workers end after the game they are playing.
 """
 
+import functools
 import multiprocessing
 import random
+import signal
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +27,11 @@ from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, start_eng
 SOURCES = ("selfplay", "mentor", "pgn")
 SEARCH_HASH_MB = 8
 OPENINGS_FROM_PGN = 1000    # games read from a PGN opening book
+MENTOR_TIMEOUT_S = 60.0     # default: a mentor that takes longer to start or to answer one move has failed
+
+
+class GameError(RuntimeError):
+    """A game could not be generated; the message names the game and the reason."""
 
 
 @dataclass(frozen=True)
@@ -29,13 +40,14 @@ class SourceConfig:
 
     source: str
     with_leaves: bool
-    nodes: int = 2000
-    epsilon: float = 0.0
+    nodes: int = 1000
+    epsilon: float = 0.05
     leaf_depth: int = 2
     mentor: str = ""
     openings: str = ""
     seed: int = 0
     pgn_games: tuple = field(default=(), repr=False)
+    mentor_timeout_s: float = MENTOR_TIMEOUT_S
 
 
 class GameGenerator:
@@ -50,8 +62,15 @@ class GameGenerator:
         self.pgn_order = np.random.default_rng(config.seed).permutation(len(config.pgn_games))
 
     def record(self, index: int, seed: int, packed_weights: np.ndarray):
-        """The TrainingRecord of game `index`, played with `seed` and the weights `packed_weights`
-        (Weights.packed())."""
+        """The TrainingRecord of game `index`, played with `seed` and the weights `packed_weights` (Weights.packed());
+        raise GameError when it cannot be generated."""
+        try:
+            return self._record(index, seed, packed_weights)
+        except Exception as error:
+            raise GameError(f"{self.config.source} game {index + 1}: {type(error).__name__}: {error}") from error
+
+    def _record(self, index: int, seed: int, packed_weights: np.ndarray):
+        """record() without the error translation."""
         config = self.config
         self.searcher.set_weights(Weights(packed_weights[:N_FEATURES], packed_weights[N_FEATURES:]))
         rng = random.Random(seed)
@@ -64,20 +83,25 @@ class GameGenerator:
             return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
                                    config.with_leaves, label)
         mentor = EngineSpec(tuple(parse_engine_command(config.mentor)), "mentor")
-        with start_engine(mentor) as strong, start_engine(mentor) as weak:
+        start = functools.partial(start_engine, mentor, handshake_timeout_s=config.mentor_timeout_s,
+                                  ready_timeout_s=config.mentor_timeout_s, own_process_group=True)
+        with start() as strong, start() as weak:
             return mentor_record(opening, (strong, weak), config.nodes, index % 2 == 0, config.epsilon, rng,
-                                 self.searcher, config.with_leaves, config.leaf_depth, label)
+                                 self.searcher, config.with_leaves, config.leaf_depth, label, config.mentor_timeout_s)
 
 
 _WORKER_GENERATOR = None
 
 
 def _start_worker(config: SourceConfig) -> None:
+    """Worker process initialiser: ignore SIGINT (the main process handles Ctrl-C), build the generator."""
     global _WORKER_GENERATOR
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_GENERATOR = GameGenerator(config)
 
 
 def _worker_record(task):
+    """Worker process: the TrainingRecord of one task (index, seed, packed weights)."""
     return _WORKER_GENERATOR.record(*task)
 
 
@@ -90,12 +114,16 @@ class GamePool:
             workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(config,))
 
     def records(self, tasks: list) -> list:
-        """TrainingRecords of the tasks (index, seed, packed weights), in task order."""
+        """TrainingRecords of the tasks (index, seed, packed weights), in task order; raise GameError for the first game
+        that cannot be generated (or when a worker process died)."""
         if self.local is not None:
             return [self.local.record(*task) for task in tasks]
-        return list(self.executor.map(_worker_record, tasks))
+        try:
+            return list(self.executor.map(_worker_record, tasks))
+        except BrokenProcessPool as error:
+            raise GameError(f"a game worker process died: {error}") from error
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes: games not yet started are dropped, those being played are finished."""
         if self.executor is not None:
-            self.executor.shutdown()
+            self.executor.shutdown(cancel_futures=True)

@@ -15,9 +15,6 @@ from mpcmc_engine.uci_process import play_within
 
 MAX_PLIES = 300             # longer games are scored as draws
 ADJUDICATION_CP = 1500      # self-play: a search score this large for the side to move decides the game
-MENTOR_MOVE_TIMEOUT_S = 60  # a mentor's move (limited by nodes) taking longer counts as hung: TimeoutError
-
-
 def pgn_record(game, searcher, with_leaves: bool, leaf_depth: int):
     """The record of a PGN game (pgn_games.PgnGame); leaves from a `leaf_depth` search of each played position."""
     position = Position(game.fen)
@@ -70,9 +67,11 @@ def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, with_le
 
 
 def mentor_record(opening, engines, nodes: int, strong_is_white: bool, epsilon: float, rng, searcher,
-                  with_leaves: bool, leaf_depth: int, label: str):
+                  with_leaves: bool, leaf_depth: int, label: str, move_timeout_s: float):
     """A game of the mentor against itself: engines = (strong, weak) chess.engine.SimpleEngine, the strong one at
-    `nodes` per move, the weak one at nodes // 10; exploring with `epsilon`; drawn after MAX_PLIES."""
+    `nodes` per move, the weak one at nodes // 10; exploring with `epsilon`; drawn after MAX_PLIES. Raise
+    TimeoutError when a move takes longer than `move_timeout_s`, chess.engine.EngineError or EngineTerminatedError
+    when an engine answers nonsense or dies."""
     strong, weak = engines
     board = opening.board()
     position = Position.from_board(board)
@@ -83,7 +82,7 @@ def mentor_record(opening, engines, nodes: int, strong_is_white: bool, epsilon: 
         builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth)) if with_leaves else None)
         strong_to_move = board.turn == (chess.WHITE if strong_is_white else chess.BLACK)
         engine, budget = (strong, nodes) if strong_to_move else (weak, max(1, nodes // 10))
-        chosen = play_within(engine, board, chess.engine.Limit(nodes=budget), MENTOR_MOVE_TIMEOUT_S,
+        chosen = play_within(engine, board, chess.engine.Limit(nodes=budget), move_timeout_s,
                              info=chess.engine.INFO_NONE).move
         move = _explore(position, position.parse_uci(chosen.uci()), epsilon, rng)
         board.push_uci(position.uci(move))

@@ -3,9 +3,13 @@ checkpoints, learning curve, final (optionally averaged) weights.
 
 Game i's seed is drawn from the run's numpy Generator in game order and batches end at fixed game counts (multiples of
 BATCH_GAMES, of --checkpoint-every and of --curve-every), so the weights after N games depend only on the seed and
-settings: not on the number of workers, nor on whether the run was interrupted and resumed from a checkpoint.
+settings: not on the number of workers, nor on whether the run was interrupted and resumed from a checkpoint. The
+state advances one whole batch at a time, so whatever stops a run (Ctrl-C, a game that cannot be generated) finds
+the state of the last complete batch, which is written as the checkpoint before the exception goes on.
 """
 
+import dataclasses
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +24,8 @@ from mpcmc_engine.training.model import float_weights, integer_weights
 from mpcmc_engine.training.td import game_update
 
 BATCH_GAMES = 8   # games generated with the same weights before their updates are applied
+CHECKPOINT_EVERY = 500  # default games between checkpoints
+SHOWN_TD_ERRORS = 2000  # the progress bar shows the mean |TD error| of this many recent positions
 
 
 @dataclass
@@ -34,7 +40,7 @@ class TrainSettings:
     seed: int
     out: str
     workers: int = 1
-    checkpoint_every: int = 0
+    checkpoint_every: int = CHECKPOINT_EVERY
     curve_every: int = 0
     curve: str = ""
     curve_measure: str = ""
@@ -63,7 +69,8 @@ def _batch_end(done: int, settings: TrainSettings) -> int:
 def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe=None, log=print) -> Weights:
     """Train from `initial` (or from the checkpoint when `resume`) for settings.games games in all; write the
     weights to settings.out (and checkpoints, curve CSV/PNG when asked); return the final weights. `probe`
-    (training/probes.py: measure(weights) -> dict) measures the learning curve."""
+    (training/probes.py: measure(weights) -> dict) measures the learning curve. Whatever exception stops the run
+    (KeyboardInterrupt, GameError, ...) propagates after the checkpoint of the last complete batch is written."""
     rng = np.random.default_rng(settings.seed)
     where = checkpoint_path(settings.out)
     if resume:
@@ -74,30 +81,18 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
         state = TrainerState(float_weights(initial), 0, rng.bit_generator.state, settings.fixed())
     provenance = settings.command or f"mpcmc-engine train --method {settings.method} --seed {settings.seed}"
     if probe is not None and not state.curve:
-        state.curve.append(_curve_row(0, probe, state.vector, provenance, []))
+        state.curve.append(_curve_row(0, probe, state.vector, provenance, state))
     pool = GamePool(settings.source, settings.workers)
-    errors = []
     try:
         with tqdm(total=settings.games, initial=state.games_done, unit="game", desc=settings.method) as bar:
+            shown_errors = deque(maxlen=SHOWN_TD_ERRORS)
             while state.games_done < settings.games:
-                end = _batch_end(state.games_done, settings)
-                packed = integer_weights(state.vector, provenance).packed()
-                tasks = [(index, int(rng.integers(2 ** 62)), packed) for index in range(state.games_done, end)]
-                for record in pool.records(tasks):
-                    state.vector, differences = game_update(settings.method, state.vector, record, settings.lam,
-                                                            settings.alpha)
-                    errors.extend(np.abs(differences))
-                    state.games_done += 1
-                    _accumulate_average(state, settings.average_after)
-                    bar.update(1)
-                    bar.set_postfix(mean_abs_td=f"{np.mean(errors[-2000:]):.4f}")
-                state.rng_state = rng.bit_generator.state
-                if probe is not None and settings.curve_every and state.games_done % settings.curve_every == 0:
-                    state.curve.append(_curve_row(state.games_done, probe, _published(state), provenance, errors))
-                    errors = []
-                    _write_curve(state.curve, settings)
+                state = _next_batch(state, pool, rng, settings, probe, provenance, bar, shown_errors)
                 if settings.checkpoint_every and state.games_done % settings.checkpoint_every == 0:
                     save_checkpoint(state, where)
+    except BaseException:
+        save_checkpoint(state, where)
+        raise
     finally:
         pool.close()
     weights = integer_weights(_published(state), provenance)
@@ -106,6 +101,32 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
     if probe is not None:
         _write_curve(state.curve, settings)
     return weights
+
+
+def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSettings, probe, provenance: str, bar,
+                shown_errors: deque) -> TrainerState:
+    """The state after the next batch of games, their updates and, at a multiple of --curve-every, the curve point;
+    `state` itself is left as it was (`rng` draws the batch's game seeds)."""
+    end = _batch_end(state.games_done, settings)
+    packed = integer_weights(state.vector, provenance).packed()
+    tasks = [(index, int(rng.integers(2 ** 62)), packed) for index in range(state.games_done, end)]
+    records = pool.records(tasks)
+    state = dataclasses.replace(state, curve=list(state.curve))
+    for record in records:
+        state.vector, differences = game_update(settings.method, state.vector, record, settings.lam, settings.alpha)
+        state.td_error_sum += float(np.sum(np.abs(differences)))
+        state.td_error_count += len(differences)
+        shown_errors.extend(np.abs(differences))
+        state.games_done += 1
+        _accumulate_average(state, settings.average_after)
+        bar.update(1)
+        bar.set_postfix(mean_abs_td=f"{np.mean(shown_errors):.4f}")
+    state.rng_state = rng.bit_generator.state
+    if probe is not None and settings.curve_every and state.games_done % settings.curve_every == 0:
+        state.curve.append(_curve_row(state.games_done, probe, _published(state), provenance, state))
+        state.td_error_sum, state.td_error_count = 0.0, 0
+        _write_curve(state.curve, settings)
+    return state
 
 
 def _accumulate_average(state: TrainerState, average_after: int) -> None:
@@ -121,11 +142,11 @@ def _published(state: TrainerState) -> np.ndarray:
     return state.average_sum / state.average_count if state.average_count else state.vector
 
 
-def _curve_row(games, probe, vector, provenance, errors) -> dict:
-    """One learning-curve point: the probe's strength measure of the current weights and the mean |TD error| since
-    the last point."""
+def _curve_row(games, probe, vector, provenance, state: TrainerState) -> dict:
+    """One learning-curve point: the probe's strength measure of the weights `vector` and the mean |TD error| since
+    the last point (state's running sum and count)."""
     return {"games": games, **probe.measure(integer_weights(vector, provenance)),
-            "mean_abs_td": float(np.mean(errors)) if len(errors) else 0.0}
+            "mean_abs_td": state.td_error_sum / state.td_error_count if state.td_error_count else 0.0}
 
 
 def _write_curve(rows, settings: TrainSettings) -> None:
