@@ -1,14 +1,18 @@
 """MPC-MC through the engine's UCI interface: options, decisions with real sub-engines, faults, no orphans."""
 
 import os
+import shlex
 import signal
+import sys
 import time
+from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
 
 STOCKFISH = "/usr/games/stockfish"
+FAKE = str(Path(__file__).with_name("fake_uci_engine.py"))
 SCHOLARS_MATE = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 needs_stockfish = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="Stockfish not installed at /usr/games")
 
@@ -139,6 +143,32 @@ def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engi
     print(f"movetime 1000 with a sub-engine that cannot start -> bestmove after {elapsed:.3f} s")
     assert elapsed < 2.0, f"bestmove after {elapsed:.3f} s"  # generous for a busy machine; a start timeout is 30 s
     assert chess.Move.from_uci(move) in chess.Board().legal_moves
+
+
+@pytest.mark.parametrize("mode, fault, report", [
+    ("half", "hang", "mpcmc: 0/20 root moves scored in time"),
+    ("one", "crash", "sub-engine tasks failed: opponent: engine process died unexpectedly (exit code: 3)"),
+])
+def test_sub_engines_that_hang_or_die_mid_call_are_reported_and_moves_come_in_time(raw_engine, tmp_path, mode, fault,
+                                                                                  report):
+    pids = tmp_path / "sub-engine.pids"
+    fake = shlex.join(["env", f"FAKE_UCI_PID_FILE={pids}", sys.executable, FAKE, fault, "0"])
+    engine = raw_engine()
+    engine.send("uci", f"setoption name MPCMC value {mode}", "setoption name MPCMC_Workers value 2",
+                f"setoption name MPCMC_Evaluator value {fake}", f"setoption name MPCMC_Opponent value {fake}", "isready")
+    engine.read_until("readyok")
+    for _ in range(2):  # the second move is asked while the first one's hung calls may still be running
+        engine.send("position startpos", "go movetime 1500")
+        start = time.monotonic()
+        lines = engine.read_until("bestmove", timeout=30)
+        elapsed = time.monotonic() - start
+        print(f"movetime 1500 with {fault}ing sub-engines -> bestmove after {elapsed:.3f} s")
+        assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board().legal_moves
+        assert elapsed < 3.0  # generous for a busy machine; a hung call's watchdog is 2 s beyond its time
+        assert any(line.startswith("info string ") and report in line for line in lines), lines
+    engine.send("quit")
+    assert engine.process.wait(timeout=30) == 0
+    assert _wait_gone([int(pid) for pid in pids.read_text().split()]) == []
 
 
 def test_mpcmc_on_a_short_clock_never_loses_on_time(open_engine):

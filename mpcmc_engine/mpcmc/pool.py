@@ -78,16 +78,19 @@ class WorkerPool:
             self._idle.put(worker)
 
     def run(self, tasks, deadline: float, stop_event: threading.Event = None):
-        """Run every task(worker) -> result; return [(index, result or exception)] of those done by `deadline`
-        (time.monotonic()) or before `stop_event` is set (plus any that end within LATE_CALL_GRACE_SECONDS after),
-        in completion order."""
+        """Run every task(worker) -> result; return (results, failures): [(index, result)] of the tasks done by
+        `deadline` (time.monotonic()) or before `stop_event` is set (plus any that end within
+        LATE_CALL_GRACE_SECONDS after) and [(index, exception)] of those that raised, each in completion order."""
         futures = {self._executor.submit(self._run_one, task): index for index, task in enumerate(tasks)}
-        done = []
+        done, failures = [], []
 
         def collect(finished):
             for future in finished:
                 error = future.exception()
-                done.append((futures[future], error if error is not None else future.result()))
+                if error is None:
+                    done.append((futures[future], future.result()))
+                else:
+                    failures.append((futures[future], error))
 
         pending = set(futures)
         while pending:
@@ -112,7 +115,7 @@ class WorkerPool:
                     busy = list(self._busy)
                 for worker in busy:
                     worker.abort()
-        return done
+        return done, failures
 
     def close(self) -> None:
         """Quit every sub-engine and stop the threads."""

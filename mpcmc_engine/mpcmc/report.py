@@ -1,4 +1,5 @@
-"""MPC-MC at the UCI boundary: the budget of one `go`, and the `info string` lines describing a decision."""
+"""MPC-MC at the UCI boundary: the budget of one `go`, and the `info string` lines describing a decision and what it
+lacked (root moves not scored in time, sub-engine failures)."""
 
 import time
 
@@ -27,6 +28,19 @@ def mpcmc_budget(go, budget, start_ns: int) -> tuple:
     if go.depth is not None:
         return DEFAULT_BUDGET_SECONDS, 0.0, CallLimit(depth=go.depth)
     return DEFAULT_BUDGET_SECONDS, time.monotonic() + 2 * DEFAULT_BUDGET_SECONDS, None
+
+
+def describe_shortfall(decision, board) -> list:
+    """Lines for `info string` (none when every root move was scored): how many root moves were scored in time,
+    and how many sub-engine tasks failed, with the first distinct reasons."""
+    lines = []
+    if not decision.complete:
+        lines.append(f"mpcmc: {len(decision.results)}/{board.legal_moves.count()} root moves scored in time")
+    if decision.failures:
+        reasons = list(dict.fromkeys(failure.split(": ", 1)[-1] for failure in decision.failures))
+        lines.append(f"mpcmc: {len(decision.failures)} sub-engine tasks failed: {'; '.join(reasons[:3])}"
+                     f"{'; ...' if len(reasons) > 3 else ''}")
+    return lines
 
 
 def describe_decision(decision, board) -> list:

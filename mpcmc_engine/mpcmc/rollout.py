@@ -8,6 +8,8 @@
 Positions that are terminal after u or w (mate, stalemate, claimable repetition or fifty moves, insufficient
 material) are scored exactly without asking an engine. Fortification also asks the evaluator for its own move and
 value at the root and plays it when that value is better than the MPC-MC choice's.
+A sub-engine failure (SubEngineError: a call failed twice) leaves its move unscored and is listed in the decision's
+`failures`; any other exception in a task is a fault of this code and propagates to the caller.
 """
 
 import math
@@ -18,6 +20,7 @@ import chess
 
 from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds, least_seconds
 from mpcmc_engine.mpcmc.pool import WorkerPool
+from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.mpcmc.values import Value, value_of_outcome
 
 MODES = ("half", "one", "two")
@@ -42,6 +45,7 @@ class Decision:
     results: list = field(default_factory=list)
     fortified: bool = False
     complete: bool = True  # False when the budget ran out before every root move was scored
+    failures: list = field(default_factory=list)  # `move: reason` of each sub-engine task that failed
 
 
 @dataclass(frozen=True)
@@ -104,19 +108,26 @@ class Rollout:
         seconds = auto_call_seconds(budget_seconds, calls, self.pool.size, self.settings.call_overhead_seconds)
         return self.settings.eval_limit.to_engine_limit(seconds), self.settings.opponent_limit.to_engine_limit(seconds)
 
-    def _score_all(self, pairs, budget_seconds, deadline, stop_event, half=False, root=None):
+    def _score_all(self, pairs, budget_seconds, deadline, stop_event, failures, half=False, root=None):
         """Score every (board, move) pair in parallel; return ({index: MoveResult} of those finished in time,
-        the evaluator's (best move, value) of `root` or None). `root` is only analysed when given (fortification)."""
+        the evaluator's (best move, value) of `root` or None). `root` is only analysed when given (fortification).
+        Sub-engine failures are appended to `failures` as `move: reason`; any other task exception is raised."""
         calls = len(pairs) * (1 if half else 2) + (root is not None)
         limits = self._limits(calls, budget_seconds)
         tasks = [lambda worker, b=b, m=m: self._score_move(worker, b, m, limits, deadline, half) for b, m in pairs]
         if root is not None:
             tasks.insert(0, lambda worker: worker.evaluator.analyse(root, limits[0], deadline))
+        results, errors = self.pool.run(tasks, deadline, stop_event)
+        for index, error in errors:
+            if not isinstance(error, SubEngineError):
+                raise error
+            task = "root analysis" if root is not None and index == 0 else pairs[index - (root is not None)][1].uci()
+            failures.append(f"{task}: {error}")
         scored, root_analysis = {}, None
-        for index, result in self.pool.run(tasks, deadline, stop_event):
+        for index, result in results:
             if root is not None and index == 0:
-                root_analysis = result if isinstance(result, tuple) else None
-            elif isinstance(result, MoveResult):
+                root_analysis = result
+            else:
                 scored[index - (root is not None)] = result
         return scored, root_analysis
 
@@ -133,22 +144,25 @@ class Rollout:
         first_budget = budget_seconds
         if settings.mode == "two":
             first_budget = budget_seconds / (1 + max(1, math.ceil(settings.two_step_keep * len(moves))))
+        failures = []
         first, root_analysis = self._score_all([(board, m) for m in moves], first_budget, deadline, stop_event,
-                                               half=settings.mode == "half",
+                                               failures, half=settings.mode == "half",
                                                root=board if settings.fortify else None)
         results = [first[i] for i in sorted(first)]
         if settings.mode == "two" and results:
-            results = self._second_level(board, results, budget_seconds - first_budget, deadline, stop_event)
+            results = self._second_level(board, results, budget_seconds - first_budget, deadline, stop_event,
+                                         failures)
         decision = self._best(results, board, fallback, root_analysis)
         decision.complete = len(first) == len(moves)
+        decision.failures = failures
         if root_analysis is not None and root_analysis[0] is not None and root_analysis[1] > decision.value:
             decision.move, decision.value = root_analysis
             decision.reply, decision.fortified = None, True
         return decision
 
-    def _second_level(self, board, results, budget_seconds, deadline, stop_event):
+    def _second_level(self, board, results, budget_seconds, deadline, stop_event, failures):
         """Expand the best `two_step_keep` fraction of one-step results one level deeper (see module docstring);
-        return the results that may be chosen."""
+        return the results that may be chosen (sub-engine failures are appended to `failures`)."""
         ranked = sorted(results, key=lambda r: r.value, reverse=True)
         kept = [r for r in ranked[:max(1, math.ceil(self.settings.two_step_keep * len(ranked)))] if not r.exact]
         pairs, owners = [], []
@@ -159,7 +173,7 @@ class Rollout:
             for move in position.legal_moves:
                 pairs.append((position, move))
                 owners.append(result)
-        deeper, _ = self._score_all(pairs, budget_seconds, deadline, stop_event)
+        deeper, _ = self._score_all(pairs, budget_seconds, deadline, stop_event, failures)
         best_below = {}
         for index, result in deeper.items():
             owner = owners[index]

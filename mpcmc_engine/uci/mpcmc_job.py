@@ -9,7 +9,7 @@ import time
 
 import chess
 
-from mpcmc_engine.mpcmc.report import describe_decision, mpcmc_budget
+from mpcmc_engine.mpcmc.report import describe_decision, describe_shortfall, mpcmc_budget
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.uci.format import InfoReport, wdl_from_score
 from mpcmc_engine.uci.job import MoveJob
@@ -35,7 +35,8 @@ def mpcmc_job(player, searcher, listener, position, board, go, options, start_ns
 
 
 class MpcmcJob(MoveJob):
-    """One `go` decided by MPC-MC: the choice reported as an `info` line (and every root move with UCI_ShowMPCMC)."""
+    """One `go` decided by MPC-MC: the choice reported as an `info` line, root moves not scored in time and
+    sub-engine failures as `info string` lines (and every root move with UCI_ShowMPCMC)."""
 
     name = "MPC-MC"
 
@@ -56,9 +57,9 @@ class MpcmcJob(MoveJob):
         ponder = decision.reply.uci() if decision.reply is not None else None
         elapsed_ms = int((time.monotonic_ns() - self.start_ns) / 1e6)
         kind, value = decision.value.uci_score()
-        if self.show_details:
-            for line in describe_decision(decision, self.board):
-                self.listener.text(f"info string {line}")
+        for line in describe_shortfall(decision, self.board) + (
+                describe_decision(decision, self.board) if self.show_details else []):
+            self.listener.text(f"info string {line}")
         self.listener.info(InfoReport(1, 2, 1, kind, value, "", 0, 0, 0, elapsed_ms,
                                       [best] + ([ponder] if ponder else []),
                                       wdl_from_score(kind, value) if self.show_wdl else None))
