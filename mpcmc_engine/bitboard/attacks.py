@@ -7,6 +7,7 @@ from mpcmc_engine.bitboard.constants import (
     T_BISHOP_SHIFT, T_KING, T_KNIGHT, T_LINE, T_PAWN_ATTACKS, T_ROOK_MAGIC, T_ROOK_MASK, T_ROOK_OFFSET,
     T_ROOK_SHIFT,
 )
+from mpcmc_engine.bitboard.layout import pieces
 from mpcmc_engine.jit import jit
 
 
@@ -24,6 +25,24 @@ def bishop_attacks(tab, square, occupied):
     return tab[np.int64(tab[T_BISHOP_OFFSET + square] + index)]
 
 
+@jit("uint64(uint64[::1], int64)", inline="always")
+def knight_attacks(tab, square):
+    """Squares a knight on `square` attacks."""
+    return tab[T_KNIGHT + square]
+
+
+@jit("uint64(uint64[::1], int64)", inline="always")
+def king_attacks(tab, square):
+    """Squares a king on `square` attacks."""
+    return tab[T_KING + square]
+
+
+@jit("uint64(uint64[::1], int64, int64)", inline="always")
+def pawn_attacks(tab, colour, square):
+    """Squares a pawn of `colour` on `square` attacks."""
+    return tab[T_PAWN_ATTACKS + colour * 64 + square]
+
+
 @jit("uint64(uint64[::1], int64, int64)", inline="always")
 def between(tab, a, b):
     """Squares strictly between a and b when they share a line, else 0."""
@@ -39,12 +58,11 @@ def line_through(tab, a, b):
 @jit("uint64(uint64[::1], uint64[::1], int64, uint64, int64)")
 def attackers_of_colour(tab, bb, square, occupied, colour):
     """Pieces of `colour` attacking `square` when the occupied squares are `occupied`."""
-    base = colour * 8
-    diagonal = bb[base + BISHOP] | bb[base + QUEEN]
-    straight = bb[base + ROOK] | bb[base + QUEEN]
-    return ((tab[T_PAWN_ATTACKS + (1 - colour) * 64 + square] & bb[base + PAWN])
-            | (tab[T_KNIGHT + square] & bb[base + KNIGHT])
-            | (tab[T_KING + square] & bb[base + KING])
+    diagonal = pieces(bb, colour, BISHOP) | pieces(bb, colour, QUEEN)
+    straight = pieces(bb, colour, ROOK) | pieces(bb, colour, QUEEN)
+    return ((pawn_attacks(tab, 1 - colour, square) & pieces(bb, colour, PAWN))
+            | (knight_attacks(tab, square) & pieces(bb, colour, KNIGHT))
+            | (king_attacks(tab, square) & pieces(bb, colour, KING))
             | (bishop_attacks(tab, square, occupied) & diagonal)
             | (rook_attacks(tab, square, occupied) & straight))
 

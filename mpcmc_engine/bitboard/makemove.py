@@ -10,18 +10,19 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
     BB_ALL, BB_KEYS, KIND_CASTLE, KING, KIND_EN_PASSANT, KIND_PROMOTION, NO_SQUARE, PAWN, ROOK, ST_BOARD, ST_CASTLE,
-    ST_CASTLE_MASK, ST_EP, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, T_PAWN_ATTACKS, T_ZOBRIST, U1, U_CAPTURED,
+    ST_CASTLE_MASK, ST_EP, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, T_ZOBRIST, U1, U_CAPTURED,
     U_CASTLE, U_EP, U_HALFMOVE, U_MOVE, UNDO_SIZE, WHITE, Z_CASTLE, Z_EP_FILE, Z_WHITE_TO_MOVE,
 )
-from mpcmc_engine.jit import jit
+from mpcmc_engine.bitboard.attacks import pawn_attacks
+from mpcmc_engine.bitboard.layout import colour_of, piece_code, pieces, type_of
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
+from mpcmc_engine.jit import jit
 
 
 @jit("uint64(uint64[::1], int64, int64)", inline="always")
 def piece_key(tab, piece, square):
     """Polyglot key of `piece` (colour * 8 + type) on `square`."""
-    colour = piece >> 3
-    return tab[T_ZOBRIST + 64 * (((piece & 7) - 1) * 2 + 1 - colour) + square]
+    return tab[T_ZOBRIST + 64 * ((type_of(piece) - 1) * 2 + 1 - colour_of(piece)) + square]
 
 
 @jit("void(uint64[::1], int64[::1], int64, int64)", inline="always")
@@ -29,7 +30,7 @@ def put_piece(bb, st, piece, square):
     """Place `piece` on the empty `square` (bitboards and mailbox; the key is the caller's)."""
     bit = U1 << np.uint64(square)
     bb[piece] |= bit
-    bb[piece & 8] |= bit
+    bb[piece & 8] |= bit  # piece & 8 = colour * 8: the slot of the colour's occupancy
     bb[BB_ALL] |= bit
     st[ST_BOARD + square] = piece
 
@@ -85,7 +86,7 @@ def make_move(tab, bb, st, move):
     captured = 0
     halfmove = st[ST_HALFMOVE] + 1
     if kind == KIND_CASTLE:
-        rook = us * 8 + ROOK
+        rook = piece_code(us, ROOK)
         king_to, rook_to = castling_destinations(us, target > origin)
         remove_piece(bb, st, piece, origin)
         remove_piece(bb, st, rook, target)
@@ -95,7 +96,7 @@ def make_move(tab, bb, st, move):
         key ^= piece_key(tab, rook, target) ^ piece_key(tab, rook, rook_to)
     else:
         if kind == KIND_EN_PASSANT:
-            captured = them * 8 + PAWN
+            captured = piece_code(them, PAWN)
             captured_square = target - 8 if us == WHITE else target + 8
             remove_piece(bb, st, captured, captured_square)
             key ^= piece_key(tab, captured, captured_square)
@@ -104,17 +105,17 @@ def make_move(tab, bb, st, move):
             if captured != 0:
                 remove_piece(bb, st, captured, target)
                 key ^= piece_key(tab, captured, target)
-        placed = us * 8 + move_promotion(move) if kind == KIND_PROMOTION else piece
+        placed = piece_code(us, move_promotion(move)) if kind == KIND_PROMOTION else piece
         remove_piece(bb, st, piece, origin)
         put_piece(bb, st, placed, target)
         key ^= piece_key(tab, piece, origin) ^ piece_key(tab, placed, target)
         if captured != 0:
             halfmove = 0
-        if piece & 7 == PAWN:
+        if type_of(piece) == PAWN:
             halfmove = 0
             if target - origin == 16 or origin - target == 16:
                 ep = (origin + target) >> 1
-                if tab[T_PAWN_ATTACKS + us * 64 + ep] & bb[them * 8 + PAWN]:
+                if pawn_attacks(tab, us, ep) & pieces(bb, them, PAWN):
                     st[ST_EP] = ep
                     key ^= tab[T_ZOBRIST + Z_EP_FILE + ep % 8]
     rights = st[ST_CASTLE]
@@ -145,8 +146,8 @@ def unmake_move(bb, st):
     move = st[undo + U_MOVE]
     origin, target, kind = move_from(move), move_to(move), move_kind(move)
     if kind == KIND_CASTLE:
-        king = us * 8 + KING
-        rook = us * 8 + ROOK
+        king = piece_code(us, KING)
+        rook = piece_code(us, ROOK)
         king_to, rook_to = castling_destinations(us, target > origin)
         remove_piece(bb, st, king, king_to)
         remove_piece(bb, st, rook, rook_to)
@@ -155,7 +156,7 @@ def unmake_move(bb, st):
     else:
         placed = st[ST_BOARD + target]
         remove_piece(bb, st, placed, target)
-        put_piece(bb, st, us * 8 + PAWN if kind == KIND_PROMOTION else placed, origin)
+        put_piece(bb, st, piece_code(us, PAWN) if kind == KIND_PROMOTION else placed, origin)
         captured = st[undo + U_CAPTURED]
         if kind == KIND_EN_PASSANT:
             put_piece(bb, st, captured, target - 8 if us == WHITE else target + 8)

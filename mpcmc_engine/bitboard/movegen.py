@@ -7,16 +7,19 @@ Chess960 castling with king and rook anywhere on the back rank.
 
 import numpy as np
 
-from mpcmc_engine.bitboard.attacks import attackers_of_colour, between, bishop_attacks, line_through, rook_attacks
+from mpcmc_engine.bitboard.attacks import (
+    attackers_of_colour, between, bishop_attacks, king_attacks, knight_attacks, line_through, pawn_attacks,
+    rook_attacks,
+)
 from mpcmc_engine.bitboard.constants import (
     ALL_BITS, BB_ALL, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, KNIGHT, NO_SQUARE,
-    PAWN, QUEEN, RANK_1, RANK_8, ROOK, ST_CASTLE, ST_EP, ST_ROOK_SQ, ST_SIDE, T_KING, T_KNIGHT, T_PAWN_ATTACKS,
-    U0, U1, WHITE,
+    PAWN, QUEEN, RANK_1, RANK_8, ROOK, ST_CASTLE, ST_EP, ST_ROOK_SQ, ST_SIDE, U0, U1, WHITE,
 )
-from mpcmc_engine.jit.intrinsics import lsb
-from mpcmc_engine.jit import jit
+from mpcmc_engine.bitboard.layout import occupied_by, pieces
 from mpcmc_engine.bitboard.makemove import castling_destinations
 from mpcmc_engine.bitboard.moves import encode_move
+from mpcmc_engine.jit import jit
+from mpcmc_engine.jit.intrinsics import lsb
 
 
 @jit("int64(int64[::1], int64, int64, uint64)", inline="always")
@@ -50,14 +53,14 @@ def _add_pawn_moves(moves, n, origin, targets, promotion):
 def pinned_pieces(tab, bb, king, us):
     """Pieces of colour `us` pinned to their king on `king` by an enemy slider."""
     them = 1 - us
-    their = bb[them * 8]
-    snipers = ((rook_attacks(tab, king, their) & (bb[them * 8 + ROOK] | bb[them * 8 + QUEEN]))
-               | (bishop_attacks(tab, king, their) & (bb[them * 8 + BISHOP] | bb[them * 8 + QUEEN])))
+    their = occupied_by(bb, them)
+    snipers = ((rook_attacks(tab, king, their) & (pieces(bb, them, ROOK) | pieces(bb, them, QUEEN)))
+               | (bishop_attacks(tab, king, their) & (pieces(bb, them, BISHOP) | pieces(bb, them, QUEEN))))
     pinned = U0
     while snipers:
         blockers = between(tab, king, lsb(snipers)) & bb[BB_ALL]
         if blockers and not (blockers & (blockers - U1)):
-            pinned |= blockers & bb[us * 8]
+            pinned |= blockers & occupied_by(bb, us)
         snipers &= snipers - U1
     return pinned
 
@@ -71,14 +74,14 @@ def generate_moves(tab, bb, st, moves, n, captures_only):
     """
     us = st[ST_SIDE]
     them = 1 - us
-    ours = bb[us * 8]
-    theirs = bb[them * 8]
+    ours = occupied_by(bb, us)
+    theirs = occupied_by(bb, them)
     occupied = bb[BB_ALL]
-    king = lsb(bb[us * 8 + KING])
+    king = lsb(pieces(bb, us, KING))
     checkers = attackers_of_colour(tab, bb, king, occupied, them)
 
     # King steps: to squares not attacked once the king has left its square.
-    targets = tab[T_KING + king] & ~ours
+    targets = king_attacks(tab, king) & ~ours
     if captures_only:
         targets &= theirs
     without_king = occupied ^ (U1 << np.uint64(king))
@@ -98,43 +101,43 @@ def generate_moves(tab, bb, st, moves, n, captures_only):
     piece_mask = capture_mask if captures_only else allowed & ~ours
     pinned = pinned_pieces(tab, bb, king, us)
 
-    pieces = bb[us * 8 + KNIGHT] & ~pinned
-    while pieces:
-        origin = lsb(pieces)
-        n = _add_moves(moves, n, origin, tab[T_KNIGHT + origin] & piece_mask)
-        pieces &= pieces - U1
-    pieces = bb[us * 8 + BISHOP] | bb[us * 8 + QUEEN]
-    while pieces:
-        origin = lsb(pieces)
+    movers = pieces(bb, us, KNIGHT) & ~pinned
+    while movers:
+        origin = lsb(movers)
+        n = _add_moves(moves, n, origin, knight_attacks(tab, origin) & piece_mask)
+        movers &= movers - U1
+    movers = pieces(bb, us, BISHOP) | pieces(bb, us, QUEEN)
+    while movers:
+        origin = lsb(movers)
         targets = bishop_attacks(tab, origin, occupied) & piece_mask
         if (pinned >> np.uint64(origin)) & U1:
             targets &= line_through(tab, king, origin)
         n = _add_moves(moves, n, origin, targets)
-        pieces &= pieces - U1
-    pieces = bb[us * 8 + ROOK] | bb[us * 8 + QUEEN]
-    while pieces:
-        origin = lsb(pieces)
+        movers &= movers - U1
+    movers = pieces(bb, us, ROOK) | pieces(bb, us, QUEEN)
+    while movers:
+        origin = lsb(movers)
         targets = rook_attacks(tab, origin, occupied) & piece_mask
         if (pinned >> np.uint64(origin)) & U1:
             targets &= line_through(tab, king, origin)
         n = _add_moves(moves, n, origin, targets)
-        pieces &= pieces - U1
+        movers &= movers - U1
 
     # Pawns.
     last_rank = RANK_8 if us == WHITE else RANK_1
     forward = 8 if us == WHITE else -8
     start_rank_low, start_rank_high = (8, 16) if us == WHITE else (48, 56)
-    pieces = bb[us * 8 + PAWN]
-    while pieces:
-        origin = lsb(pieces)
-        pieces &= pieces - U1
+    movers = pieces(bb, us, PAWN)
+    while movers:
+        origin = lsb(movers)
+        movers &= movers - U1
         mask = allowed
         if (pinned >> np.uint64(origin)) & U1:
             mask &= line_through(tab, king, origin)
         one = origin + forward
         one_bit = U1 << np.uint64(one)
         promotes = (one_bit & last_rank) != U0
-        captures = tab[T_PAWN_ATTACKS + us * 64 + origin] & theirs & mask
+        captures = pawn_attacks(tab, us, origin) & theirs & mask
         n = _add_pawn_moves(moves, n, origin, captures, promotes)
         if one_bit & occupied:
             continue
@@ -152,10 +155,10 @@ def generate_moves(tab, bb, st, moves, n, captures_only):
     if ep != NO_SQUARE:
         captured_square = ep - forward
         captured_bit = U1 << np.uint64(captured_square)
-        pieces = tab[T_PAWN_ATTACKS + them * 64 + ep] & bb[us * 8 + PAWN]
-        while pieces:
-            origin = lsb(pieces)
-            pieces &= pieces - U1
+        movers = pawn_attacks(tab, them, ep) & pieces(bb, us, PAWN)
+        while movers:
+            origin = lsb(movers)
+            movers &= movers - U1
             after = (occupied ^ (U1 << np.uint64(origin)) ^ captured_bit) | (U1 << np.uint64(ep))
             if attackers_of_colour(tab, bb, king, after, them) & ~captured_bit == U0:
                 moves[n] = encode_move(origin, ep, KIND_EN_PASSANT, 0)
@@ -194,4 +197,4 @@ def generate_moves(tab, bb, st, moves, n, captures_only):
 def in_check(tab, bb, st):
     """True when the side to move is in check."""
     us = st[ST_SIDE]
-    return attackers_of_colour(tab, bb, lsb(bb[us * 8 + KING]), bb[BB_ALL], 1 - us) != U0
+    return attackers_of_colour(tab, bb, lsb(pieces(bb, us, KING)), bb[BB_ALL], 1 - us) != U0
