@@ -36,7 +36,8 @@ def main(argv=None) -> int:
         return 0
     module_name, help_text = COMMANDS[name]
     if name == "uci":
-        from mpcmc_engine.uci import protocol as uci  # standard library only: `uciok` comes before anything heavy is imported
+        # standard library only: `uciok` comes before anything heavy is imported
+        from mpcmc_engine.uci import protocol as uci
         return uci.run_from_argv(argv[1:])
     module = importlib.import_module(module_name)
     parser = argparse.ArgumentParser(prog=f"mpcmc-engine {name}", description=help_text)

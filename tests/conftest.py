@@ -1,7 +1,8 @@
 """Shared fixtures: the engine under test is started from ONE command, overridable with `--engine-cmd`.
 
-Default: `python -m mpcmc_engine` with the repository on PYTHONPATH. `pytest --engine-cmd "dist/mpcmc-engine/mpcmc-engine"`
-runs the same suite against another build (for example the PyInstaller executable).
+Default: `python -m mpcmc_engine` with the repository on PYTHONPATH.
+`pytest --engine-cmd "dist/mpcmc-engine/mpcmc-engine"` runs the same suite against another build (for example the
+PyInstaller executable).
 """
 
 import os

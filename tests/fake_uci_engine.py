@@ -2,8 +2,8 @@
 
 Usage: python fake_uci_engine.py MODE [GOOD_MOVES]
 
-In MODE mute it never answers `uci`, in MODE unready never `isready`. Otherwise it answers the handshake, plays the first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2)
-and then, by MODE:
+In MODE mute it never answers `uci`, in MODE unready never `isready`. Otherwise it answers the handshake, plays the
+first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2) and then, by MODE:
   good     keeps playing legal moves
   crash    dies in the middle of its answer: an `info` line, then exit status 3
   hang     hangs in the middle of its answer: an `info` line, then nothing (stays alive, ignores `stop` and `quit`)

@@ -158,7 +158,7 @@ def match_process(engine_command, engine_env, pgn, *arguments):
 @pytest.mark.parametrize("content, reason", [
     (FOREIGN_GAME.encode(), "Event is 'Club championship'"),                       # one game, one final newline
     (FOREIGN_GAME.replace("\n", "\r\n").encode(), "Event is 'Club championship'"),  # CRLF line ends
-    (((FOREIGN_GAME + "\n") * 3).encode(), "Event is 'Club championship'"),                   # several games, blank line
+    (((FOREIGN_GAME + "\n") * 3).encode(), "Event is 'Club championship'"),  # several games, blank line
     (OWN_EVENT_GAME.encode(), "Round '1' is not a round of a match"),              # this Event, not its games
     (FOREIGN_GAME.encode()[:-40], "holds no complete game"),                       # one incomplete game
     (b"\xff\xfe[\x00E\x00", "not UTF-8 text"),                                    # not text at all

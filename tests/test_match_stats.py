@@ -10,8 +10,10 @@ from mpcmc_engine.data import BALANCED_OPENINGS
 from mpcmc_engine.match.clock import Clock, TimeControl
 from mpcmc_engine.match.game import Adjudication, adjudicated
 from mpcmc_engine.match.openings import game_index_of, load_openings, ordered, round_label, scheduled
-from mpcmc_engine.match.stats import (PENTANOMIAL_VALUES, SPRT_MIN_PAIRS, TRINOMIAL_VALUES, Sprt, elo_from_score, estimate_elo,
-                                      likelihood_of_superiority, pentanomial, score_from_elo)
+from mpcmc_engine.match.stats import (
+    PENTANOMIAL_VALUES, SPRT_MIN_PAIRS, TRINOMIAL_VALUES, Sprt, elo_from_score, estimate_elo, likelihood_of_superiority,
+    pentanomial, score_from_elo,
+)
 from mpcmc_engine.match.tally import Tally, engine1_points
 
 

@@ -155,7 +155,8 @@ def test_sub_engines_that_hang_or_die_mid_call_are_reported_and_moves_come_in_ti
     fake = shlex.join(["env", f"FAKE_UCI_PID_FILE={pids}", sys.executable, FAKE, fault, "0"])
     engine = raw_engine()
     engine.send("uci", f"setoption name MPCMC value {mode}", "setoption name MPCMC_Workers value 2",
-                f"setoption name MPCMC_Evaluator value {fake}", f"setoption name MPCMC_Opponent value {fake}", "isready")
+                f"setoption name MPCMC_Evaluator value {fake}", f"setoption name MPCMC_Opponent value {fake}",
+                "isready")
     engine.read_until("readyok")
     for _ in range(2):  # the second move is asked while the first one's hung calls may still be running
         engine.send("position startpos", "go movetime 1500")

@@ -126,7 +126,7 @@ def test_a_failure_inside_go_still_ends_in_a_legal_bestmove(monkeypatch):
     listener = Recorder()
     engine = engine_module.Engine(listener, plain=True)
     monkeypatch.setattr(engine_module, "SearchJob", broken_job)
-    engine.set_position(None, ["e2e4"])
+    engine.set_position(["startpos", "moves", "e2e4"])
     engine.go(["depth", "3"], 0)
     board = chess.Board()
     board.push_uci("e2e4")

@@ -127,8 +127,14 @@ def test_info_and_bestmove_text():
 def test_syzygy_keeps_fastest_win_with_fake_probes():
     board = chess.Board("8/8/8/8/8/2k5/8/K6Q w - - 0 1")
     # from the opponent's view after each move: -2 = he loses; dtz distance grows with the queen's file
-    wdl = lambda b: -2 if b.queens else 0
-    dtz = lambda b: -(1 + chess.square_file(next(iter(b.pieces(chess.QUEEN, chess.WHITE)), 0))) if b.queens else 0
+
+    def wdl(position):
+        return -2 if position.queens else 0
+
+    def dtz(position):
+        queens = position.pieces(chess.QUEEN, chess.WHITE)
+        return -(1 + chess.square_file(next(iter(queens), 0))) if position.queens else 0
+
     moves = best_moves(board, wdl, dtz)
     assert moves and all(board.piece_at(chess.parse_square(m[:2])).piece_type == chess.QUEEN for m in moves)
     assert {chess.square_file(chess.parse_square(m[2:4])) for m in moves} == {0}

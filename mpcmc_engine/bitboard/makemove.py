@@ -45,6 +45,16 @@ def remove_piece(bb, st, piece, square):
     st[ST_BOARD + square] = 0
 
 
+@jit("void(uint64[::1], int64[::1], int64, int64, int64, int64, int64, int64)", inline="always")
+def _move_king_and_rook(bb, st, king, rook, king_from, rook_from, king_to, rook_to):
+    """Castling (or taking it back): move `king` and `rook` to their new squares, both lifted before either is put
+    down (in Chess960 a square may be both's)."""
+    remove_piece(bb, st, king, king_from)
+    remove_piece(bb, st, rook, rook_from)
+    put_piece(bb, st, king, king_to)
+    put_piece(bb, st, rook, rook_to)
+
+
 @jit("UniTuple(int64, 2)(int64, int64)", inline="always")
 def castling_destinations(colour, king_side):
     """(king target, rook target) squares of a castling move for `colour` on the given side."""
@@ -88,10 +98,7 @@ def make_move(tab, bb, st, move):
     if kind == KIND_CASTLE:
         rook = piece_code(us, ROOK)
         king_to, rook_to = castling_destinations(us, target > origin)
-        remove_piece(bb, st, piece, origin)
-        remove_piece(bb, st, rook, target)
-        put_piece(bb, st, piece, king_to)
-        put_piece(bb, st, rook, rook_to)
+        _move_king_and_rook(bb, st, piece, rook, origin, target, king_to, rook_to)
         key ^= piece_key(tab, piece, origin) ^ piece_key(tab, piece, king_to)
         key ^= piece_key(tab, rook, target) ^ piece_key(tab, rook, rook_to)
     else:
@@ -149,10 +156,7 @@ def unmake_move(bb, st):
         king = piece_code(us, KING)
         rook = piece_code(us, ROOK)
         king_to, rook_to = castling_destinations(us, target > origin)
-        remove_piece(bb, st, king, king_to)
-        remove_piece(bb, st, rook, rook_to)
-        put_piece(bb, st, king, origin)
-        put_piece(bb, st, rook, target)
+        _move_king_and_rook(bb, st, king, rook, king_to, rook_to, origin, target)
     else:
         placed = st[ST_BOARD + target]
         remove_piece(bb, st, placed, target)

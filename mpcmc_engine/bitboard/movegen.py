@@ -49,6 +49,21 @@ def _add_pawn_moves(moves, n, origin, targets, promotion):
     return n
 
 
+@jit("int64(uint64[::1], int64[::1], int64, uint64, boolean, uint64, uint64, uint64, int64)", inline="always")
+def _add_slider_moves(tab, moves, n, movers, diagonal, occupied, piece_mask, pinned, king):
+    """Append the moves of the sliders `movers` along diagonals (`diagonal`) or ranks and files to the squares of
+    `piece_mask`, a pinned one only along its pin line; return the new count."""
+    while movers:
+        origin = lsb(movers)
+        attacks = bishop_attacks(tab, origin, occupied) if diagonal else rook_attacks(tab, origin, occupied)
+        targets = attacks & piece_mask
+        if (pinned >> np.uint64(origin)) & U1:
+            targets &= line_through(tab, king, origin)
+        n = _add_moves(moves, n, origin, targets)
+        movers &= movers - U1
+    return n
+
+
 @jit("uint64(uint64[::1], uint64[::1], int64, int64)")
 def pinned_pieces(tab, bb, king, us):
     """Pieces of colour `us` pinned to their king on `king` by an enemy slider."""
@@ -106,22 +121,9 @@ def generate_moves(tab, bb, st, moves, n, captures_only):
         origin = lsb(movers)
         n = _add_moves(moves, n, origin, knight_attacks(tab, origin) & piece_mask)
         movers &= movers - U1
-    movers = pieces(bb, us, BISHOP) | pieces(bb, us, QUEEN)
-    while movers:
-        origin = lsb(movers)
-        targets = bishop_attacks(tab, origin, occupied) & piece_mask
-        if (pinned >> np.uint64(origin)) & U1:
-            targets &= line_through(tab, king, origin)
-        n = _add_moves(moves, n, origin, targets)
-        movers &= movers - U1
-    movers = pieces(bb, us, ROOK) | pieces(bb, us, QUEEN)
-    while movers:
-        origin = lsb(movers)
-        targets = rook_attacks(tab, origin, occupied) & piece_mask
-        if (pinned >> np.uint64(origin)) & U1:
-            targets &= line_through(tab, king, origin)
-        n = _add_moves(moves, n, origin, targets)
-        movers &= movers - U1
+    queens = pieces(bb, us, QUEEN)
+    n = _add_slider_moves(tab, moves, n, pieces(bb, us, BISHOP) | queens, True, occupied, piece_mask, pinned, king)
+    n = _add_slider_moves(tab, moves, n, pieces(bb, us, ROOK) | queens, False, occupied, piece_mask, pinned, king)
 
     # Pawns.
     last_rank = RANK_8 if us == WHITE else RANK_1

@@ -1,8 +1,8 @@
 """The evaluation the search calls: the dot product of feature counts and weights, computed without a count array.
 
-`weights` is the packed int64 vector of mpcmc_engine.eval.weights.Weights.packed(): middlegame weights at [0, N_FEATURES),
-endgame weights at [N_FEATURES, 2 * N_FEATURES). The result equals, by construction and by test, the dot product of
-mpcmc_engine.eval.features.extract_features with the same weights, tapered, from the side to move's view.
+`weights` is the packed int64 vector of mpcmc_engine.eval.weights.Weights.packed(): middlegame weights at
+[0, N_FEATURES), endgame weights at [N_FEATURES, 2 * N_FEATURES). The result equals, by construction and by test, the
+dot product of mpcmc_engine.eval.features.extract_features with the same weights, tapered, from the side to move's view.
 """
 
 from mpcmc_engine.bitboard.constants import KING, PAWN, ST_SIDE, U1, WHITE

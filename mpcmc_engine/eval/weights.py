@@ -29,7 +29,8 @@ WEIGHT_LIMIT = 100_000
 
 @dataclass
 class Weights:
-    """Middlegame and endgame weight vectors (int64, N_FEATURES each) in the order of mpcmc_engine.eval.features.LAYOUT."""
+    """Middlegame and endgame weight vectors (int64, N_FEATURES each) in the order of
+    mpcmc_engine.eval.features.LAYOUT."""
 
     mg: np.ndarray
     eg: np.ndarray

@@ -84,9 +84,10 @@ def score_text(score: Optional[chess.engine.Score]) -> str:
     """A reported score from the mover's view as a PGN comment shows it (`+0.35`, `-M3`, `?`)."""
     if score is None:
         return "?"
-    if score.is_mate():
-        return f"{'+' if score.mate() > 0 else '-'}M{abs(score.mate())}"
-    return f"{score.score() / 100:+.2f}"
+    mate = score.mate()
+    if mate is not None:
+        return f"{'+' if mate > 0 else '-'}M{abs(mate)}"
+    return f"{score.score(mate_score=0) / 100:+.2f}"  # not a mate: its centipawns
 
 
 def adjudicated(board: chess.Board, white_scores: list, rules: Adjudication):
@@ -125,7 +126,8 @@ def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettin
     caller can restart that engine. `game_id` makes python-chess send `ucinewgame` once per game."""
     board = opening.board()
     clock = Clock(settings.time_control) if settings.time_control else None
-    comments, white_scores = [], []
+    comments: list = []
+    white_scores: list = []
     fresh_hash = {color: settings.fresh_hash and not (keeps_hash or {}).get(color) for color in chess.COLORS}
 
     def failure(color, termination, reason):

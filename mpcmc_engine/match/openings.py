@@ -68,12 +68,13 @@ def pgn_openings(path: str, needed: int, seed) -> list:
             if not chess.pgn.skip_game(handle):
                 break
             offsets.append(offset)
-        openings = []
+        openings: list = []
         for offset in ordered(offsets, seed):
             if len(openings) == needed:
                 break
             handle.seek(offset)
             game = chess.pgn.read_game(handle)
+            assert game is not None  # skip_game found a game at this offset
             if game.errors or game.end().board().is_game_over():
                 print(f"{path}: game at offset {offset} skipped: {game.errors or 'game over'}", file=sys.stderr)
                 continue

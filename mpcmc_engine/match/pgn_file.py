@@ -32,7 +32,7 @@ def game_pgn(record: FinishedGame, headers: dict) -> str:
     for name, value in headers.items():
         game.headers[name] = value
     game.setup(chess.Board(record.opening.fen))
-    node = game
+    node: chess.pgn.GameNode = game
     engine_moves_from = len(record.opening.moves)
     for ply, move in enumerate(record.board.move_stack):
         node = node.add_variation(move)
@@ -132,7 +132,8 @@ def read_match_file(path: str) -> MatchFile:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text ({error})") from None
-    chunks, offset = [], 0
+    chunks: list = []
+    offset = 0
     for number, line in enumerate(text.splitlines(keepends=True), 1):
         is_header = chess.pgn.TAG_REGEX.match(line.strip()) is not None
         if line.strip():
@@ -156,6 +157,8 @@ def read_match_file(path: str) -> MatchFile:
 
 def cut_tail(match_file: MatchFile) -> None:
     """Cut the incomplete last game off the file; every complete game before it is kept."""
+    if match_file.tail is None:
+        return
     with open(match_file.path, "rb+") as handle:
         handle.truncate(match_file.tail.offset)
         os.fsync(handle.fileno())

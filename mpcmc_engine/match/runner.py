@@ -77,7 +77,7 @@ class Worker:
 
     def __init__(self, plan: MatchPlan):
         self.plan = plan
-        self.engines = [None, None]
+        self.engines: list = [None, None]
         self.lock = threading.Lock()
 
     def engine(self, number: int) -> chess.engine.SimpleEngine:
@@ -145,6 +145,7 @@ def open_match_file(plan: MatchPlan) -> MatchFile:
     """The PGN file of `plan`, checked to hold only games of this match, with an incomplete last game it wrote
     (power loss) cut off; raise MatchError naming the file and the reason, leaving the file unchanged, when it is
     not a file of this match."""
+    assert plan.pgn_path is not None  # called for a plan with a PGN file
     try:
         match_file = read_match_file(plan.pgn_path)
     except ValueError as error:
@@ -201,7 +202,9 @@ def run_match(plan: MatchPlan, show_progress: bool = True):
     if decision or not pending:
         return tally, decision
     check_engines_start(plan)
-    jobs, finished, stop = queue.Queue(), queue.Queue(), threading.Event()
+    jobs: queue.Queue = queue.Queue()
+    finished: queue.Queue = queue.Queue()
+    stop = threading.Event()
     for index in pending:
         jobs.put(index)
     workers = [Worker(plan) for _ in range(max(1, min(plan.concurrency, len(pending))))]

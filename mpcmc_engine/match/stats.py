@@ -43,7 +43,8 @@ def score_from_elo(elo: float) -> float:
 
 
 def mean_and_variance(counts, values):
-    """Return (units, mean, variance) of the per-unit score distribution given by outcome `counts` and their `values`."""
+    """Return (units, mean, variance) of the per-unit score distribution given by outcome `counts` and their
+    `values`."""
     units = sum(counts)
     if units <= 0:
         raise ValueError("no results")

@@ -6,6 +6,7 @@ A limit option is `auto` (split the move's time budget over the calls and the wo
 
 import re
 from dataclasses import dataclass
+from typing import Optional
 
 import chess.engine
 
@@ -16,9 +17,9 @@ MIN_CALL_SECONDS = 0.005
 @dataclass(frozen=True)
 class CallLimit:
     """A fixed limit for one sub-engine call, or `auto` (None fields) to be split from the move's budget."""
-    milliseconds: int = None
-    nodes: int = None
-    depth: int = None
+    milliseconds: Optional[int] = None
+    nodes: Optional[int] = None
+    depth: Optional[int] = None
 
     @property
     def is_auto(self) -> bool:

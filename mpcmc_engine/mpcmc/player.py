@@ -7,12 +7,13 @@ separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500
 
 import os
 from dataclasses import dataclass, replace
+from typing import Optional
 
-from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option, this_engine_command
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import MODES, Rollout, RolloutSettings
 from mpcmc_engine.uci.options import EMPTY
+from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option, this_engine_command
 
 INTERNAL = "internal"
 # this engine as a sub-engine is a local pipe away: no lag to allow for (with the default 30 ms, a 50 ms call searched
@@ -21,12 +22,12 @@ INTERNAL_OPTIONS = {"Move Overhead": 0}
 DEFAULT_WORKERS = max(1, os.cpu_count() or 1)
 
 
-def parse_option_pairs(text: str) -> dict:
+def parse_option_pairs(text: Optional[str]) -> dict:
     """`Name=Value; Name=Value` -> {name: value}; raise ValueError naming the malformed pair."""
     return dict(parse_option(pair) for pair in (text or "").split(";") if pair.strip())
 
 
-def engine_spec(command_text: str, options_text: str, role: str) -> EngineSpec:
+def engine_spec(command_text: Optional[str], options_text: Optional[str], role: str) -> EngineSpec:
     """EngineSpec for a role from its option values (`internal` or a command line; `internal` starts with
     INTERNAL_OPTIONS unless the options given say otherwise); raise ValueError if malformed."""
     text = (command_text or INTERNAL).strip()
@@ -40,8 +41,8 @@ def engine_spec(command_text: str, options_text: str, role: str) -> EngineSpec:
 class MpcmcConfig:
     """Everything the MPC-MC options say; `mode` is 'off' or one of MODES."""
     mode: str = "off"
-    evaluator: EngineSpec = None
-    opponent: EngineSpec = None
+    evaluator: Optional[EngineSpec] = None
+    opponent: Optional[EngineSpec] = None
     workers: int = DEFAULT_WORKERS
     rollout: RolloutSettings = RolloutSettings()
 
@@ -106,9 +107,9 @@ class MpcmcPlayer:
         `auto` per-call limits (e.g. `go nodes N` gives every sub-engine call N nodes)."""
         settings = self.config.rollout
         if call_limit is not None:
-            settings = replace(settings,
-                               eval_limit=call_limit if settings.eval_limit.is_auto else settings.eval_limit,
-                               opponent_limit=call_limit if settings.opponent_limit.is_auto else settings.opponent_limit)
+            settings = replace(
+                settings, eval_limit=call_limit if settings.eval_limit.is_auto else settings.eval_limit,
+                opponent_limit=call_limit if settings.opponent_limit.is_auto else settings.opponent_limit)
         return Rollout(self._ensure_pool(), settings).decide(board, budget_seconds, deadline, stop_event, fallback)
 
     def close(self) -> None:

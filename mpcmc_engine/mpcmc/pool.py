@@ -12,9 +12,10 @@ import concurrent.futures
 import queue
 import threading
 import time
+from typing import Optional
 
-from mpcmc_engine.uci_process import EngineSpec
 from mpcmc_engine.mpcmc.subengine import SubEngine
+from mpcmc_engine.uci_process import EngineSpec
 
 LATE_CALL_GRACE_SECONDS = 0.025  # how long run() waits for calls still in flight at the deadline or a stop
 
@@ -48,11 +49,11 @@ class WorkerPool:
     def __init__(self, size: int, evaluator: EngineSpec, opponent: EngineSpec):
         self.size = max(1, size)
         self.workers = [Worker(evaluator, opponent) for _ in range(self.size)]
-        self._idle = queue.Queue()
+        self._idle: queue.Queue = queue.Queue()
         for worker in self.workers:
             self._idle.put(worker)
         self._executor = concurrent.futures.ThreadPoolExecutor(self.size, thread_name_prefix="mpcmc-worker")
-        self._busy = set()
+        self._busy: set = set()
         self._busy_lock = threading.Lock()
 
     def start(self, with_opponents: bool) -> None:
@@ -60,8 +61,8 @@ class WorkerPool:
         ready or failed; raise the first failure (SubEngineError)."""
         engines = [w.evaluator for w in self.workers] + ([w.opponent for w in self.workers] if with_opponents else [])
         with concurrent.futures.ThreadPoolExecutor(len(engines)) as starter:
-            failures = [f.exception() for f in [starter.submit(engine.start) for engine in engines]]
-        failures = [failure for failure in failures if failure is not None]
+            outcomes = [f.exception() for f in [starter.submit(engine.start) for engine in engines]]
+        failures = [failure for failure in outcomes if failure is not None]
         if failures:
             raise failures[0]
 
@@ -77,7 +78,7 @@ class WorkerPool:
                 self._busy.discard(worker)
             self._idle.put(worker)
 
-    def run(self, tasks, deadline: float, stop_event: threading.Event = None):
+    def run(self, tasks, deadline: float, stop_event: Optional[threading.Event] = None):
         """Run every task(worker) -> result; return (results, failures): [(index, result)] of the tasks done by
         `deadline` (time.monotonic()) or before `stop_event` is set (plus any that end within
         LATE_CALL_GRACE_SECONDS after) and [(index, exception)] of those that raised, each in completion order."""

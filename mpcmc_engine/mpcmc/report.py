@@ -13,7 +13,8 @@ def mpcmc_budget(go, budget, start_ns: int) -> tuple:
     """(seconds to plan for, hard deadline as time.monotonic() or 0 for none, per-call limit or None) of a `go`.
 
     With a clock or movetime, the time manager's soft deadline is the plan and its hard deadline (less a margin) the
-    limit; the plan never reaches past the limit. Without, `go nodes N` / `go depth D` become the limit of every `auto` sub-engine call, with no deadline;
+    limit; the plan never reaches past the limit. Without, `go nodes N` / `go depth D` become the limit of every `auto`
+    sub-engine call, with no deadline;
     a bare `go` plans DEFAULT_BUDGET_SECONDS.
     """
     if budget is not None:

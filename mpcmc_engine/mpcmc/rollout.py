@@ -15,6 +15,7 @@ A sub-engine failure (SubEngineError: a call failed twice) leaves its move unsco
 import math
 import threading
 from dataclasses import dataclass, field
+from typing import Optional
 
 import chess
 
@@ -31,7 +32,7 @@ class MoveResult:
     """What the lookahead found for one root move: the predicted reply (None if none) and the value for us."""
     move: chess.Move
     value: Value
-    reply: chess.Move = None
+    reply: Optional[chess.Move] = None
     exact: bool = False
     expanded: bool = False  # two-step: evaluated one level deeper
 
@@ -41,7 +42,7 @@ class Decision:
     """The move to play, its value and predicted reply, every root move's result, and how it was chosen."""
     move: chess.Move
     value: Value
-    reply: chess.Move = None
+    reply: Optional[chess.Move] = None
     results: list = field(default_factory=list)
     fortified: bool = False
     complete: bool = True  # False when the budget ran out before every root move was scored
@@ -133,7 +134,7 @@ class Rollout:
 
     # --- the decision ------------------------------------------------------------------------------------------
     def decide(self, board: chess.Board, budget_seconds: float, deadline: float,
-               stop_event: threading.Event = None, fallback=None) -> Decision:
+               stop_event: Optional[threading.Event] = None, fallback=None) -> Decision:
         """Choose a move in `board` (which must have one) within `deadline` (time.monotonic()).
 
         `budget_seconds` is the time to plan for; `fallback()` gives a move when nothing finished in time (else the
@@ -144,7 +145,7 @@ class Rollout:
         first_budget = budget_seconds
         if settings.mode == "two":
             first_budget = budget_seconds / (1 + max(1, math.ceil(settings.two_step_keep * len(moves))))
-        failures = []
+        failures: list = []
         first, root_analysis = self._score_all([(board, m) for m in moves], first_budget, deadline, stop_event,
                                                failures, half=settings.mode == "half",
                                                root=board if settings.fortify else None)

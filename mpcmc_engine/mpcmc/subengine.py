@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import uuid
+from typing import Optional
 
 import chess
 import chess.engine
@@ -56,7 +57,7 @@ class SubEngine:
 
     def __init__(self, spec: EngineSpec):
         self.spec = spec
-        self._engine = None
+        self._engine: Optional[chess.engine.SimpleEngine] = None
         self._lock = threading.Lock()  # guards _engine and _aborted
         self._start_lock = threading.Lock()  # one start at a time
         self._aborted = False

@@ -74,7 +74,9 @@ def value_of_score(score: chess.engine.Score) -> Value:
     mate = score.mate()
     if mate is not None:
         return won_in(2 * mate - 1) if mate > 0 else lost_in(-2 * mate)  # mate 0: already mated
-    return Value(probability_of_centipawns(score.score()))
+    centipawns = score.score()
+    assert centipawns is not None  # a score that is not a mate has centipawns
+    return Value(probability_of_centipawns(centipawns))
 
 
 def value_of_outcome(outcome: chess.Outcome, side: chess.Color, plies: int) -> Value:

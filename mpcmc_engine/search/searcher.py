@@ -1,6 +1,6 @@
 """The Python face of the search: `Searcher` owns the transposition table, the control array and the per-thread
-work arrays, and drives the numba root search (mpcmc_engine.search.core.search_root) from Python: iterative deepening with
-aspiration windows (PVS) or MTD(bi) bisection over null-window probes, MultiPV, searchmoves, Lazy SMP helper
+work arrays, and drives the numba root search (mpcmc_engine.search.core.search_root) from Python: iterative deepening
+with aspiration windows (PVS) or MTD(bi) bisection over null-window probes, MultiPV, searchmoves, Lazy SMP helper
 threads and progress reports. Each numba call releases the GIL, so `stop()` and `set_deadlines()` from another
 thread take effect within microseconds.
 """

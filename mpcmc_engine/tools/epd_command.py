@@ -11,6 +11,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Optional
 
 import chess
 import chess.engine
@@ -54,7 +55,7 @@ class Attempt:
     """The engine's answer to one position: its move (None on an engine failure), nodes searched, the error text."""
 
     position: SuitePosition
-    move: chess.Move = None
+    move: Optional[chess.Move] = None
     nodes: int = 0
     error: str = ""
 
@@ -84,7 +85,7 @@ class EnginePool:
         self.spec, self.limit = spec, limit
         self.local = threading.local()
         self.lock = threading.Lock()
-        self.engines = []
+        self.engines: list = []
 
     def engine(self) -> chess.engine.SimpleEngine:
         """This thread's engine, started when it has none."""
@@ -140,8 +141,8 @@ def run(args) -> int:
     except OSError as error:
         print(f"mpcmc-engine epd: error: {error}", file=sys.stderr)
         return 1
-    for error in errors:
-        print(error, file=sys.stderr)
+    for problem in errors:
+        print(problem, file=sys.stderr)
     if not positions:
         print(f"mpcmc-engine epd: error: no valid position in {args.file}", file=sys.stderr)
         return 1

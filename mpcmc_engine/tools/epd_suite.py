@@ -42,7 +42,8 @@ def parse_epd_or_fen(text: str):
 
 
 def read_epd_records(path: str):
-    """Read the EPD (or FEN-per-line) file at `path`; return (records, errors) where each error is a `file:line: reason` string.
+    """Read the EPD (or FEN-per-line) file at `path`; return (records, errors) where each error is a
+    `file:line: reason` string.
 
     Blank lines and lines starting with #, ; or % are skipped silently; positions that are not valid chess
     positions are errors."""

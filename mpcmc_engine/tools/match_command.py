@@ -45,7 +45,8 @@ def positive_int(text: str) -> int:
     return value
 
 
-LIMIT_KINDS = {"movetime": ("movetime_s", float), "nodes": ("nodes", positive_int), "depth": ("depth", positive_int)}
+LIMIT_KINDS: dict = {"movetime": ("movetime_s", float), "nodes": ("nodes", positive_int),
+                     "depth": ("depth", positive_int)}
 
 
 def parse_limit(text: str) -> tuple:
@@ -66,7 +67,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "engines (exactly two; --name/--option/--limit/--keep-hash belong to the --engine before them)")
     engine.add_argument("--engine", dest="engines", action=EngineGroupAction, type=parse_engine_command,
                         metavar="CMD", help="engine command line (shlex-split, no shell)")
-    engine.add_argument("--name", dest="engines", action=EngineGroupAction, metavar="NAME", help="the engine's name in the PGN")
+    engine.add_argument("--name", dest="engines", action=EngineGroupAction, metavar="NAME",
+                        help="the engine's name in the PGN")
     engine.add_argument("--option", dest="engines", action=EngineGroupAction, type=parse_option,
                         metavar="NAME=VALUE", help="UCI option of the engine (repeatable)")
     engine.add_argument("--limit", dest="engines", action=EngineGroupAction, type=parse_limit,

@@ -40,6 +40,7 @@ def stockfish_perft(fen: str, depth: int, command: str = STOCKFISH):
     """(nodes, seconds) of Stockfish's `go perft depth`, timed from the command to its `Nodes searched` line; raise
     RuntimeError when it ends, or is killed after STOCKFISH_TIMEOUT_S, before printing it."""
     process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    assert process.stdin is not None and process.stdout is not None  # both are pipes
     watchdog = threading.Timer(STOCKFISH_TIMEOUT_S, process.kill)
     watchdog.start()
     try:

@@ -3,6 +3,7 @@ sum since the last one), the averaging sums and the settings that must not chang
 atomically; floats round-trip exactly."""
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,7 @@ class TrainerState:
 
     vector: np.ndarray              # float weights [mg, eg] in centipawns
     games_done: int
-    rng_state: dict                 # numpy Generator.bit_generator.state
+    rng_state: Mapping              # numpy Generator.bit_generator.state
     settings: dict                  # run settings that must match on resume
     curve: list = field(default_factory=list)   # rows {"games", the probe's fields, "mean_abs_td"}
     average_sum: np.ndarray | None = None  # sum of the weights after each averaged game (None before any)

@@ -118,6 +118,7 @@ class GamePool:
         that cannot be generated (or when a worker process died)."""
         if self.local is not None:
             return [self.local.record(*task) for task in tasks]
+        assert self.executor is not None  # more than one worker
         try:
             return list(self.executor.map(_worker_record, tasks))
         except BrokenProcessPool as error:

@@ -84,6 +84,8 @@ def mentor_record(opening, engines, nodes: int, strong_is_white: bool, epsilon: 
         engine, budget = (strong, nodes) if strong_to_move else (weak, max(1, nodes // 10))
         chosen = play_within(engine, board, chess.engine.Limit(nodes=budget), move_timeout_s,
                              info=chess.engine.INFO_NONE).move
+        if chosen is None:
+            raise ValueError(f"the mentor gave no move in {board.fen()}")
         move = _explore(position, position.parse_uci(chosen.uci()), epsilon, rng)
         board.push_uci(position.uci(move))
         position.push(move)

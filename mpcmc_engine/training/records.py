@@ -53,7 +53,11 @@ class RecordBuilder:
 
     def __init__(self, with_leaves: bool):
         self.with_leaves = with_leaves
-        self.played, self.phases, self.leaves, self.leaf_phases, self.fixed = [], [], [], [], []
+        self.played: list = []
+        self.phases: list = []
+        self.leaves: list = []
+        self.leaf_phases: list = []
+        self.fixed: list = []
 
     def add(self, position, search_result=None) -> None:
         """Add the position before a move and, with leaves, the PV of `search_result` searched from it."""

@@ -85,7 +85,7 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
     pool = GamePool(settings.source, settings.workers)
     try:
         with tqdm(total=settings.games, initial=state.games_done, unit="game", desc=settings.method) as bar:
-            shown_errors = deque(maxlen=SHOWN_TD_ERRORS)
+            shown_errors: deque = deque(maxlen=SHOWN_TD_ERRORS)
             while state.games_done < settings.games:
                 state = _next_batch(state, pool, rng, settings, probe, provenance, bar, shown_errors)
                 if settings.checkpoint_every and state.games_done % settings.checkpoint_every == 0:
@@ -139,7 +139,7 @@ def _accumulate_average(state: TrainerState, average_after: int) -> None:
 def _published(state: TrainerState) -> np.ndarray:
     """The float weights the run writes and measures: the mean of the averaged ones when averaging has begun
     (Polyak averaging; the updates themselves go on from the current weights), else the current weights."""
-    return state.average_sum / state.average_count if state.average_count else state.vector
+    return state.average_sum / state.average_count if state.average_sum is not None else state.vector
 
 
 def _curve_row(games, probe, vector, provenance, state: TrainerState) -> dict:

@@ -8,7 +8,8 @@ GO_KEYWORDS = GO_NUMBERS + GO_FLAGS + ("searchmoves",)
 
 
 def parse_go(tokens: list) -> tuple:
-    """(GoParams, [problems]) from the words after `go`: any subset and order; unreadable words are reported, skipped."""
+    """(GoParams, [problems]) from the words after `go`: any subset and order; unreadable words are reported and
+    skipped."""
     params, problems = GoParams(), []
     index = 0
     while index < len(tokens):

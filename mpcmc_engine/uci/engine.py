@@ -11,14 +11,15 @@ and stops nothing. This module imports numba code: the UCI layer imports it in i
 
 import sys
 import traceback
+from typing import Optional
 
-from mpcmc_engine.eval.weights import load_default_weights, load_weights
+from mpcmc_engine.eval.weights import Weights, load_default_weights, load_weights
 from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
 from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.search.bench import BENCH_DEPTH
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.uci.commands import parse_bench, parse_go
+from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
 from mpcmc_engine.uci.game import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
@@ -38,8 +39,8 @@ class Engine:
         self.searcher = Searcher(hash_mb=self.options["Hash"], threads=self.options["Threads"])
         self.tablebase = RootTablebase()
         self.mpcmc = MpcmcPlayer()
-        self.weights = None  # None: the shipped weights
-        self._job = None
+        self.weights: Optional[Weights] = None  # None: the shipped weights
+        self._job: Optional[Job] = None
 
     def warm_up(self) -> None:
         """Load (or compile) the numba code the commands use, so that the first `go` is as fast as later ones."""
@@ -48,10 +49,11 @@ class Engine:
         self.game.position.perft(2)
 
     # --- options: `setoption` and the actions the option table names (options.Option.on_change) ------------------
-    def set_option(self, name: str, text) -> None:
-        """`setoption`: validate, then apply and store; a bad value is reported and changes nothing."""
+    def set_option(self, words: list) -> None:
+        """`setoption name <name> [value <value>]` (the words after `setoption`): validate, then apply and store; a
+        malformed command or bad value is reported and changes nothing."""
         try:
-            option, value = self.options.parse(name, text)
+            option, value = self.options.parse(*parse_setoption(words))
             if option.on_change:
                 getattr(self, option.on_change)(self.options.with_value(option.name, value))
         except ValueError as error:
@@ -100,9 +102,11 @@ class Engine:
         self.finish_search()
         self.searcher.clear()
 
-    def set_position(self, fen, moves: list) -> None:
-        """`position`: fen None is the start position; a bad FEN or move is reported and the position kept."""
+    def set_position(self, words: list) -> None:
+        """`position startpos|fen <fen> [moves ...]` (the words after `position`); a malformed command, bad FEN or
+        illegal move is reported and the position kept."""
         try:
+            fen, moves = parse_position(words)
             self.game.set_position(fen, moves, self.options["UCI_Chess960"])
         except ValueError as error:
             self.listener.error(str(error))

@@ -8,6 +8,7 @@ A mate score is 1000 0 0 for the side that mates, 0 0 1000 for the side that is 
 
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 WDL_EVEN_CP = 100
 WDL_SCALE_CP = 50
@@ -29,7 +30,7 @@ class InfoReport:
     hashfull: int
     time_ms: int
     pv: list
-    wdl: tuple = None
+    wdl: Optional[tuple] = None
 
 
 def wdl_from_score(score_kind: str, score: int) -> tuple:
@@ -42,7 +43,8 @@ def wdl_from_score(score_kind: str, score: int) -> tuple:
 
 
 def format_info(report: InfoReport) -> str:
-    """`info depth .. seldepth .. multipv .. score cp|mate N [bound] [wdl W D L] nodes .. nps .. hashfull .. time .. pv ..`."""
+    """The `info` line: `info depth .. seldepth .. multipv .. score cp|mate N [bound] [wdl W D L] nodes .. nps ..
+    hashfull .. time .. pv ..`."""
     parts = [f"info depth {int(report.depth)} seldepth {int(report.seldepth)} multipv {int(report.multipv)}",
              f"score {report.score_kind} {int(report.score)}"]
     if report.bound:
@@ -56,7 +58,7 @@ def format_info(report: InfoReport) -> str:
     return " ".join(parts)
 
 
-def format_bestmove(move: str, ponder: str = None) -> str:
+def format_bestmove(move: Optional[str], ponder: Optional[str] = None) -> str:
     """`bestmove <move> [ponder <move>]`; `bestmove 0000` when move is None (no legal move)."""
     line = f"bestmove {move or '0000'}"
     return line + f" ponder {ponder}" if move and ponder else line

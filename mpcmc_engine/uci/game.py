@@ -10,7 +10,7 @@ from mpcmc_engine.bitboard.position import STARTING_FEN, Position, board_from_fe
 class GameState:
     """The current position as a python-chess board with its history and the equal core Position."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._root = (STARTING_FEN, False)
         self._moves: list = []
         self.board = board_from_fen(STARTING_FEN)

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 import traceback
+from typing import Optional
 
 STOP_POLL_S = 0.002
 GUARD_GRACE_NS = 1_000_000
@@ -78,7 +79,7 @@ class MoveJob(Job):
         if not wait_for_release:
             self.released.set()
         self._hard_deadline_ns = hard_deadline_ns
-        self._guard = None
+        self._guard: Optional[threading.Timer] = None
 
     def decide(self) -> tuple:
         """(bestmove text or None, ponder text or None) (worker thread)."""
@@ -128,6 +129,7 @@ class MoveJob(Job):
         if self._guard is not None:
             self._guard.cancel()
         delay = max(0.0, (hard_ns + GUARD_GRACE_NS - time.monotonic_ns()) / 1e9)
-        self._guard = threading.Timer(delay, self.halt)
-        self._guard.daemon = True
-        self._guard.start()
+        guard = threading.Timer(delay, self.halt)
+        guard.daemon = True
+        guard.start()
+        self._guard = guard

@@ -15,11 +15,14 @@ import sys
 import threading
 import time
 import traceback
+from typing import TYPE_CHECKING, Optional
 
 from mpcmc_engine import ENGINE_AUTHOR, ENGINE_NAME, __version__
-from mpcmc_engine.uci.commands import parse_position, parse_setoption
 from mpcmc_engine.uci.format import format_bestmove, format_board, format_explanation, format_info
 from mpcmc_engine.uci.options import declared_options
+
+if TYPE_CHECKING:  # the Engine is imported after uciok, in the warm-up thread
+    from mpcmc_engine.uci.engine import Engine
 
 ENGINE_COMMANDS = ("isready", "ucinewgame", "setoption", "position", "go", "stop", "ponderhit", "d", "eval",
                    "bench")
@@ -62,9 +65,9 @@ class UciSession:
     def __init__(self, output: Output, plain: bool = False):
         self.output = output
         self.plain = plain
-        self.engine = None
+        self.engine: Optional[Engine] = None
         self.ready = threading.Event()
-        self.commands = queue.Queue()
+        self.commands: queue.Queue = queue.Queue()
 
     def start(self) -> None:
         """Start the warm-up and command threads."""
@@ -157,19 +160,9 @@ class UciSession:
         elif command == "ponderhit":
             engine.ponderhit(received_ns)
         elif command == "position":
-            try:
-                fen, moves = parse_position(arguments)
-            except ValueError as error:
-                self.output.error(str(error))
-                return
-            engine.set_position(fen, moves)
+            engine.set_position(arguments)
         elif command == "setoption":
-            try:
-                name, value = parse_setoption(arguments)
-            except ValueError as error:
-                self.output.error(str(error))
-                return
-            engine.set_option(name, value)
+            engine.set_option(arguments)
         elif command == "ucinewgame":
             engine.new_game()
         elif command == "d":

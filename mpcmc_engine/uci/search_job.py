@@ -77,7 +77,8 @@ class SearchJob(MoveJob):
             self.release()
 
     def decide(self) -> tuple:
-        """Search; when stopped before its first report, still report what the move is worth (clients expect a score)."""
+        """Search; when stopped before its first report, still report what the move is worth (clients expect a
+        score)."""
         result = self.searcher.search(self.position, self.limits, on_info=self._report)
         if result.best_move and not self.reported:
             self._report(SearchInfo(max(1, result.depth), result.seldepth, 1, result.score, result.is_mate, "exact",

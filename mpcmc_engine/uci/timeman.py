@@ -5,6 +5,7 @@ never exceed. Both are in milliseconds from the moment `go` was read. Standard l
 """
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 # This program's own latency between the search noticing its deadline and `bestmove` reaching the pipe (stopping the
 # numba search, joining the worker, formatting and writing), on top of the user's Move Overhead.
@@ -17,16 +18,16 @@ MIN_MAXIMUM_MS = 1
 class GoParams:
     """What a `go` command asked for; None/False/empty where it said nothing. Times in milliseconds."""
 
-    wtime: int = None
-    btime: int = None
+    wtime: Optional[int] = None
+    btime: Optional[int] = None
     winc: int = 0
     binc: int = 0
     movestogo: int = 0
-    movetime: int = None
-    depth: int = None
-    nodes: int = None
-    mate: int = None
-    perft: int = None
+    movetime: Optional[int] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    mate: Optional[int] = None
+    perft: Optional[int] = None
     infinite: bool = False
     ponder: bool = False
     searchmoves: list = field(default_factory=list)
@@ -62,7 +63,7 @@ def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int
     if not go.has_clock():
         return None
     mine, other = (go.wtime, go.btime) if white_to_move else (go.btime, go.wtime)
-    time_ms = max(0, mine if mine is not None else other)
+    time_ms = max(0, mine if mine is not None else (other or 0))  # has_clock: one of them is set
     inc_ms = max(0, go.winc if white_to_move else go.binc)
     horizon = min(go.movestogo, MAX_MOVE_HORIZON) if go.movestogo > 0 else MAX_MOVE_HORIZON
     time_left = max(1.0, time_ms + inc_ms * (horizon - 1) - move_overhead_ms * (2 + horizon))
