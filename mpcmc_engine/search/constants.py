@@ -34,4 +34,6 @@ W_MOVES = W_PV + MAX_PLY * MAX_PLY           # [ply][MAX_MOVES]: move lists
 W_ORDER = W_MOVES + MAX_PLY * MAX_MOVES      # [ply][MAX_MOVES]: their ordering scores
 WORK_SIZE = W_ORDER + MAX_PLY * MAX_MOVES
 
-HISTORY_MAX = 1 << 24  # history scores are halved when one reaches this
+HISTORY_MAX = 16384           # history scores stay within (-HISTORY_MAX, HISTORY_MAX) (gravity updates)
+HISTORY_BONUS_SCALE = 16      # a cutoff at depth d moves its history by min(SCALE * d * d, BONUS_MAX)
+HISTORY_BONUS_MAX = 1600

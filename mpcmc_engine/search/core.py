@@ -22,7 +22,8 @@ from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.evaluate import evaluate
 from mpcmc_engine.search.constants import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_MAX, INF, MATE,
+    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE,
     MATE_BOUND, MAX_PLY, S_ABORT, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_HISTORY, W_KILLERS, W_MOVES,
     W_ORDER, W_PV, W_PV_LENGTH,
 )
@@ -188,17 +189,26 @@ def update_pv(ws, ply, move):
     ws[W_PV_LENGTH + ply] = length + 1
 
 
-@jit("void(int64[::1], int64[::1], int64, int64, int64)")
-def reward_quiet(ws, st, move, ply, depth):
-    """A quiet move caused a cutoff: make it the first killer of its ply and raise its history."""
+@jit("void(int64[::1], int64, int64)", inline="always")
+def update_history(ws, slot, bonus):
+    """Move a history score towards +-HISTORY_MAX by `bonus` (gravity: the closer it is to the bound, the less it
+    moves), so that scores stay within (-HISTORY_MAX, HISTORY_MAX) and recent results weigh more."""
+    ws[slot] += bonus - ws[slot] * abs(bonus) // HISTORY_MAX
+
+
+@jit("void(int64[::1], int64[::1], int64, int64, int64, int64, int64)")
+def reward_quiet(ws, st, move, ply, depth, first, last):
+    """A quiet move caused a cutoff: make it the first killer of its ply, raise its history and lower the history
+    of the quiet moves ws[first:last] searched before it without a cutoff."""
     if ws[W_KILLERS + 2 * ply] != move:
         ws[W_KILLERS + 2 * ply + 1] = ws[W_KILLERS + 2 * ply]
         ws[W_KILLERS + 2 * ply] = move
-    slot = W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)
-    ws[slot] += depth * depth
-    if ws[slot] >= HISTORY_MAX:
-        for i in range(W_HISTORY, W_HISTORY + 2 * 4096):
-            ws[i] //= 2
+    table = W_HISTORY + st[ST_SIDE] * 4096
+    bonus = min(HISTORY_BONUS_SCALE * depth * depth, HISTORY_BONUS_MAX)
+    update_history(ws, table + (move & 4095), bonus)
+    for i in range(first, last):
+        if not is_tactical(st, ws[i]):
+            update_history(ws, table + (ws[i] & 4095), -bonus)
 
 
 @jit(QUIESCENCE_SIGNATURE)
@@ -327,7 +337,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                 update_pv(ws, ply, move)
                 if score >= beta:
                     if quiet:
-                        reward_quiet(ws, st, move, ply, depth)
+                        reward_quiet(ws, st, move, ply, depth, start, i)
                     break
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
     tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION])
