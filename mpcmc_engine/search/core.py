@@ -24,7 +24,7 @@ from mpcmc_engine.eval.evaluate import evaluate
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
     HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE,
-    MATE_BOUND, MAX_PLY, S_ABORT, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_HISTORY, W_KILLERS, W_MOVES,
+    MATE_BOUND, MAX_PLY, S_ABORT, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_EVAL, W_HISTORY, W_KILLERS, W_MOVES,
     W_ORDER, W_PV, W_PV_LENGTH,
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
@@ -36,6 +36,9 @@ DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the 
 NULL_MOVE_MIN_DEPTH = 3
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
+RFP_MAX_DEPTH = 8              # reverse futility pruning: at most this depth,
+RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
+EVAL_NONE = -INF               # static evaluation of a ply in check
 ORDER_TT_MOVE = 1 << 30
 ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
@@ -211,6 +214,19 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
             update_history(ws, table + (ws[i] & 4095), -bonus)
 
 
+@jit("boolean(int64[::1], int64, int64)", inline="always")
+def is_improving(ws, ply, static_eval):
+    """True when the side to move's static evaluation is better than two plies earlier (four when it was in check
+    then; True when both were in check or lie before the root)."""
+    for back in (2, 4):
+        if ply < back:
+            return True
+        earlier = ws[W_EVAL + ply - back]
+        if earlier != EVAL_NONE:
+            return static_eval > earlier
+    return True
+
+
 @jit(QUIESCENCE_SIGNATURE)
 def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     """Quiescence search: stand pat, then captures and promotions (every evasion when in check), skipping captures
@@ -287,11 +303,25 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     checked = in_check(tab, bb, st)
     if checked:
         depth += 1
+        static_eval = EVAL_NONE
+        eval_ = EVAL_NONE
+    else:
+        static_eval = evaluate(tab, bb, st, weights)
+        eval_ = static_eval
+        if entry != 0:
+            tt_score = entry_score(entry, ply)
+            if entry_bound(entry) & (BOUND_LOWER if tt_score > eval_ else BOUND_UPPER):
+                eval_ = tt_score
+    ws[W_EVAL + ply] = static_eval
+    improving = not checked and is_improving(ws, ply, static_eval)
+    if (not pv_node and not checked and depth <= RFP_MAX_DEPTH and abs(eval_) < MATE_BOUND
+            and eval_ - RFP_MARGIN * (depth - improving) >= beta):
+        return eval_
     us = st[ST_SIDE]
     if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and -MATE_BOUND < beta < MATE_BOUND
             and bb[us * 8] & ~(bb[us * 8 + PAWN] | bb[us * 8 + KING]) != U0
             and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
-            and evaluate(tab, bb, st, weights) >= beta):
+            and eval_ >= beta):
         reduction = 3 + depth // 6
         make_null_move(tab, bb, st)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
@@ -349,6 +379,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     """Search root_moves[:count] (best first) to `depth` within (alpha, beta); fail-soft score of the best move.
     A move whose score raises alpha moves to the front of root_moves, and ws's PV row 0 holds its PV."""
     ws[W_PV_LENGTH] = 0
+    ws[W_EVAL] = EVAL_NONE  # unknown at the root: plies 2 and 3 count as improving
     if enter_node(ws, ctl, 0):
         return 0
     key = bb[BB_KEYS + st[ST_PLY]]
