@@ -39,10 +39,20 @@ LMR_MIN_MOVES = 3
 RFP_MAX_DEPTH = 8              # reverse futility pruning: at most this depth,
 RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
 EVAL_NONE = -INF               # static evaluation of a ply in check
+LMP_MAX_DEPTH = 8              # late-move pruning: quiet moves after (LMP_BASE + d * d) / (2 - improving) quiets
+LMP_BASE = 3
+FUTILITY_MAX_DEPTH = 8         # futility pruning of quiet moves when eval + BASE + MARGIN * depth <= alpha
+FUTILITY_BASE = 100
+FUTILITY_MARGIN = 100
+SEE_QUIET_MAX_DEPTH = 8        # quiet moves losing more than SEE_QUIET_MARGIN * depth are pruned
+SEE_QUIET_MARGIN = 60
+SEE_CAPTURE_MAX_DEPTH = 6      # captures losing more than SEE_CAPTURE_MARGIN * depth * depth are pruned
+SEE_CAPTURE_MARGIN = 20
 ORDER_TT_MOVE = 1 << 30
 ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
 ORDER_BAD_CAPTURE = -(1 << 27)
+ORDER_PRUNED = -(1 << 40)      # a move skipped by pruning (its ordering slot is overwritten to mark it)
 LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
 
 # Late move reductions by [depth][move number], both capped at 63.
@@ -202,7 +212,8 @@ def update_history(ws, slot, bonus):
 @jit("void(int64[::1], int64[::1], int64, int64, int64, int64, int64)")
 def reward_quiet(ws, st, move, ply, depth, first, last):
     """A quiet move caused a cutoff: make it the first killer of its ply, raise its history and lower the history
-    of the quiet moves ws[first:last] searched before it without a cutoff."""
+    of the quiet moves ws[first:last] searched before it without a cutoff (pruned ones, marked ORDER_PRUNED, keep
+    theirs)."""
     if ws[W_KILLERS + 2 * ply] != move:
         ws[W_KILLERS + 2 * ply + 1] = ws[W_KILLERS + 2 * ply]
         ws[W_KILLERS + 2 * ply] = move
@@ -210,8 +221,22 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
     bonus = min(HISTORY_BONUS_SCALE * depth * depth, HISTORY_BONUS_MAX)
     update_history(ws, table + (move & 4095), bonus)
     for i in range(first, last):
-        if not is_tactical(st, ws[i]):
+        if ws[i - W_MOVES + W_ORDER] != ORDER_PRUNED and not is_tactical(st, ws[i]):
             update_history(ws, table + (ws[i] & 4095), -bonus)
+
+
+@jit("boolean(uint64[::1], uint64[::1], int64[::1], int64, boolean, int64, boolean, boolean)", inline="always")
+def prune_move(tab, bb, st, move, quiet, depth, late, futile):
+    """Low-depth pruning of one move of a node not in check that already has a score: quiet moves that come late
+    (late-move pruning), that cannot lift a futile evaluation to alpha (futility pruning) or that lose material
+    (SEE below a margin growing with depth); captures that lose too much material (SEE)."""
+    if quiet:
+        if depth <= LMP_MAX_DEPTH and late:
+            return True
+        if depth <= FUTILITY_MAX_DEPTH and futile:
+            return True
+        return depth <= SEE_QUIET_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_QUIET_MARGIN * depth)
+    return depth <= SEE_CAPTURE_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_CAPTURE_MARGIN * depth * depth)
 
 
 @jit("boolean(int64[::1], int64, int64)", inline="always")
@@ -338,10 +363,17 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     original_alpha = alpha
     best = -INF
     best_move = 0
+    quiets = 0
+    late_quiets = (LMP_BASE + depth * depth) // (2 - improving)
     for i in range(start, end):
         move = pick_move(ws, i, end)
         searched = i - start
         quiet = not is_tactical(st, move)
+        if best > -MATE_BOUND and not checked and prune_move(tab, bb, st, move, quiet, depth, quiets >= late_quiets,
+                                                             eval_ + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha):
+            ws[i - W_MOVES + W_ORDER] = ORDER_PRUNED
+            continue
+        quiets += quiet
         make_move(tab, bb, st, move)
         if searched == 0:
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
