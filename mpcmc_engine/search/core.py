@@ -12,10 +12,11 @@ import math
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
-    BB_KEYS, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, MAX_MOVES, PAWN, QUEEN, ROOK,
-    ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, U0, U_MOVE, UNDO_SIZE,
+    BB_ALL, BB_KEYS, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN,
+    ROOK, ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, T_KNIGHT, T_PAWN_ATTACKS, U0, U1, U_MOVE, UNDO_SIZE,
 )
-from mpcmc_engine.jit.intrinsics import popcount
+from mpcmc_engine.bitboard.attacks import bishop_attacks, rook_attacks
+from mpcmc_engine.jit.intrinsics import lsb, popcount
 from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
@@ -225,17 +226,44 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
             update_history(ws, table + (ws[i] & 4095), -bonus)
 
 
+@jit("boolean(uint64[::1], uint64[::1], int64[::1], int64)")
+def gives_check(tab, bb, st, move):
+    """True when the quiet (non-capture, non-promotion) `move` checks the opponent's king, directly or by
+    discovery; castling counts only the discovered checks it cannot give, so it is always False."""
+    us = st[ST_SIDE]
+    king = lsb(bb[(1 - us) * 8 + KING])
+    origin, target = move_from(move), move_to(move)
+    origin_bit = U1 << np.uint64(origin)
+    occupied = (bb[BB_ALL] ^ origin_bit) | (U1 << np.uint64(target))
+    piece = st[ST_BOARD + origin] & 7
+    if piece == KNIGHT:
+        direct = tab[T_KNIGHT + target]
+    elif piece == PAWN:
+        direct = tab[T_PAWN_ATTACKS + us * 64 + target]
+    elif piece == BISHOP:
+        direct = bishop_attacks(tab, target, occupied)
+    elif piece == ROOK:
+        direct = rook_attacks(tab, target, occupied)
+    elif piece == QUEEN:
+        direct = bishop_attacks(tab, target, occupied) | rook_attacks(tab, target, occupied)
+    else:
+        return False
+    if direct & (U1 << np.uint64(king)):
+        return True
+    diagonal = (bb[us * 8 + BISHOP] | bb[us * 8 + QUEEN]) & ~origin_bit
+    straight = (bb[us * 8 + ROOK] | bb[us * 8 + QUEEN]) & ~origin_bit
+    return ((bishop_attacks(tab, king, occupied) & diagonal) | (rook_attacks(tab, king, occupied) & straight)) != U0
+
+
 @jit("boolean(uint64[::1], uint64[::1], int64[::1], int64, boolean, int64, boolean, boolean)", inline="always")
 def prune_move(tab, bb, st, move, quiet, depth, late, futile):
-    """Low-depth pruning of one move of a node not in check that already has a score: quiet moves that come late
-    (late-move pruning), that cannot lift a futile evaluation to alpha (futility pruning) or that lose material
-    (SEE below a margin growing with depth); captures that lose too much material (SEE)."""
+    """Low-depth pruning of one move of a node not in check that already has a score: quiet moves that give no
+    check and come late (late-move pruning), cannot lift a futile evaluation to alpha (futility pruning) or lose
+    material (SEE below a margin growing with depth); captures that lose too much material (SEE)."""
     if quiet:
-        if depth <= LMP_MAX_DEPTH and late:
-            return True
-        if depth <= FUTILITY_MAX_DEPTH and futile:
-            return True
-        return depth <= SEE_QUIET_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_QUIET_MARGIN * depth)
+        prunable = (late and depth <= LMP_MAX_DEPTH) or (futile and depth <= FUTILITY_MAX_DEPTH) or (
+            depth <= SEE_QUIET_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_QUIET_MARGIN * depth))
+        return prunable and not gives_check(tab, bb, st, move)
     return depth <= SEE_CAPTURE_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_CAPTURE_MARGIN * depth * depth)
 
 
