@@ -26,6 +26,8 @@ S_SELDEPTH = 1       # deepest ply reached
 S_ABORT = 2          # 1 once the search must unwind (stop flag, hard deadline, node limit)
 S_ROOT_PLY = 3       # st[ST_PLY] of the root position
 S_NODE_LIMIT = 4     # abort when S_NODES reaches it; 0 = none
+S_NMP_MIN_PLY = 5    # during a null-move verification search: no null move of side S_NMP_COLOR before this ply
+S_NMP_COLOR = 6
 W_KILLERS = 8                                # [ply][2]
 W_HISTORY = W_KILLERS + 2 * MAX_PLY          # [side][from][to]
 W_PV_LENGTH = W_HISTORY + 2 * 64 * 64        # [ply]: length of the PV from that ply

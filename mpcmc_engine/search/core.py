@@ -24,9 +24,8 @@ from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, mo
 from mpcmc_engine.eval.evaluate import evaluate
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
-    HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE,
-    MATE_BOUND, MAX_PLY, S_ABORT, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_EVAL, W_HISTORY, W_KILLERS, W_MOVES,
-    W_ORDER, W_PV, W_PV_LENGTH,
+    HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
+    S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_EVAL, W_HISTORY, W_KILLERS, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
@@ -35,9 +34,15 @@ from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_move, entry_s
 CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
 DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
 NULL_MOVE_MIN_DEPTH = 3
+NULL_MOVE_BASE = 4             # null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval - beta) / EVAL_DIVISOR, 3)
+NULL_MOVE_DEPTH_DIVISOR = 5
+NULL_MOVE_EVAL_DIVISOR = 200
+VERIFY_MIN_DEPTH = 12          # a null-move cutoff is verified from this depth on, or in a late endgame
+ENDGAME_MATERIAL = 1200        # late endgame: the side to move has at most this much non-pawn material (zugzwang)
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
-RFP_MAX_DEPTH = 8              # reverse futility pruning: at most this depth,
+RFP_MAX_DEPTH = 8              # reverse futility pruning: at most this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
+ENDGAME_RFP_MAX_DEPTH = 3
 RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
 EVAL_NONE = -INF               # static evaluation of a ply in check
 LMP_MAX_DEPTH = 8              # late-move pruning: quiet moves after (LMP_BASE + d * d) / (2 - improving) quiets
@@ -267,6 +272,15 @@ def prune_move(tab, bb, st, move, quiet, depth, late, futile):
     return depth <= SEE_CAPTURE_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_CAPTURE_MARGIN * depth * depth)
 
 
+@jit("int64(uint64[::1], int64)", inline="always")
+def non_pawn_material(bb, colour):
+    """Value (SEE_VALUE) of `colour`'s knights, bishops, rooks and queens."""
+    total = 0
+    for piece_type in range(KNIGHT, KING):
+        total += SEE_VALUE[piece_type] * popcount(bb[colour * 8 + piece_type])
+    return total
+
+
 @jit("boolean(int64[::1], int64, int64)", inline="always")
 def is_improving(ws, ply, static_eval):
     """True when the side to move's static evaluation is better than two plies earlier (four when it was in check
@@ -367,22 +381,37 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                 eval_ = tt_score
     ws[W_EVAL + ply] = static_eval
     improving = not checked and is_improving(ws, ply, static_eval)
-    if (not pv_node and not checked and depth <= RFP_MAX_DEPTH and abs(eval_) < MATE_BOUND
-            and eval_ - RFP_MARGIN * (depth - improving) >= beta):
-        return eval_
     us = st[ST_SIDE]
+    endgame = non_pawn_material(bb, us) <= ENDGAME_MATERIAL
+    if (not pv_node and not checked and depth <= (ENDGAME_RFP_MAX_DEPTH if endgame else RFP_MAX_DEPTH)
+            and abs(eval_) < MATE_BOUND and eval_ - RFP_MARGIN * (depth - improving) >= beta):
+        return eval_
     if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and -MATE_BOUND < beta < MATE_BOUND
+            and (ply >= ws[S_NMP_MIN_PLY] or us != ws[S_NMP_COLOR])
             and bb[us * 8] & ~(bb[us * 8 + PAWN] | bb[us * 8 + KING]) != U0
             and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
             and eval_ >= beta):
-        reduction = 3 + depth // 6
+        reduction = NULL_MOVE_BASE + depth // NULL_MOVE_DEPTH_DIVISOR + min((eval_ - beta) // NULL_MOVE_EVAL_DIVISOR, 3)
         make_null_move(tab, bb, st)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
         if ws[S_ABORT]:
             return 0
         if score >= beta:
-            return beta if score >= MATE_BOUND else score
+            score = beta if score >= MATE_BOUND else score
+            if ws[S_NMP_MIN_PLY] != 0 or (depth < VERIFY_MIN_DEPTH and not endgame):
+                return score
+            # Verification: the same node searched without null moves of this side for the next plies must fail
+            # high as well; only one ply less deep in a late endgame, where zugzwang is likely.
+            verify_depth = depth - 1 if endgame else depth - reduction
+            ws[S_NMP_MIN_PLY] = ply + 3 * verify_depth // 4
+            ws[S_NMP_COLOR] = us
+            verified = negamax(tab, bb, st, weights, tt, ws, ctl, verify_depth, ply, beta - 1, beta)
+            ws[S_NMP_MIN_PLY] = 0
+            if ws[S_ABORT]:
+                return 0
+            if verified >= beta:
+                return score
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, False)
     if end == start:
@@ -421,9 +450,9 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             return 0
         if score > best:
             best = score
+            best_move = move  # stored even when no move reaches alpha: it completes PVs through all-nodes
             if score > alpha:
                 alpha = score
-                best_move = move
                 update_pv(ws, ply, move)
                 if score >= beta:
                     if quiet:

@@ -14,7 +14,7 @@ from mpcmc_engine.bitboard.constants import BB_KEYS, ST_PLY
 from mpcmc_engine.eval.weights import Weights, load_default_weights
 from mpcmc_engine.search.constants import (
     C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
-    S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
+    S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
 )
 from mpcmc_engine.search.core import is_draw, search_root
 from mpcmc_engine.search.limits import ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score
@@ -100,6 +100,7 @@ class Searcher:
             work[S_NODES] = 0
             work[S_ABORT] = 0
             work[S_NODE_LIMIT] = 0
+            work[S_NMP_MIN_PLY] = 0
             work[S_ROOT_PLY] = root.ply
         tt_move = entry_move(tt_probe(self._tt, root.bb[BB_KEYS + root.st[ST_PLY]]))
         if tt_move in moves:
@@ -136,7 +137,8 @@ class Searcher:
                     break
                 best = int(root_moves[index])
                 line.score = score
-                line.pv = self._complete_pv(root, pv if pv and pv[0] == best else [best], depth)
+                mate_plies = MATE - abs(score) if abs(score) >= MATE_BOUND else 0
+                line.pv = self._complete_pv(root, pv if pv and pv[0] == best else [best], max(depth, mate_plies))
             if work[S_ABORT]:
                 break
             order = sorted(range(len(lines)), key=lambda i: -lines[i].score)
@@ -147,14 +149,16 @@ class Searcher:
             if on_info:
                 for index, line in enumerate(lines):
                     self._reporter(on_info, started, depth, index, line)(line.score, "exact", line.pv)
-            if self._done(lines[0].score, limits):
+            if self._done(lines[0], limits):
                 break
         return self._result(root_moves, lines[0], completed, started)
 
-    def _done(self, score, limits) -> bool:
-        """True when no further iteration may start: mate limit reached, soft deadline passed, or stopped."""
-        is_mate, moves = uci_score(score)
-        if limits.mate and is_mate and 0 < moves <= limits.mate:
+    def _done(self, line, limits) -> bool:
+        """True when no further iteration may start: mate limit reached (a mate found whose PV reaches the mate;
+        a shallow iteration can prove a mate through quiescence before the table holds its line), soft deadline
+        passed, or stopped."""
+        is_mate, moves = uci_score(line.score)
+        if limits.mate and is_mate and 0 < moves <= limits.mate and len(line.pv) >= 2 * moves - 1:
             return True
         soft = int(self._control[C_SOFT_DEADLINE])
         return bool(self._control[C_STOP]) or (soft != 0 and time.monotonic_ns() >= soft)
