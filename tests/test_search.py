@@ -231,3 +231,76 @@ def test_bench_is_deterministic():
     second = run_bench(depth=5, fens=BENCH_FENS[:6])
     print(f"bench depth 5 (6 positions): {first.nodes} nodes")
     assert first.nodes == second.nodes > 0
+
+
+# --- static exchange evaluation ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fen, uci, gain", [
+    ("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100),           # pawn won, no recapture
+    ("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", -220),  # NxP, NxN, ... loses the knight
+    ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100),                         # pawn takes an undefended pawn
+    ("4k3/2p5/3p4/8/8/8/3Q4/4K3 w - - 0 1", "d2d6", -800),                      # queen takes a defended pawn
+    ("4k3/8/2n5/8/3P4/8/8/4K3 w - - 0 1", "d4d5", 0),                            # quiet push, knight cannot take
+    ("4k3/2n5/8/8/8/3B4/8/4K3 w - - 0 1", "d3b5", -330),                         # quiet move onto an attacked square
+])
+def test_see(fen, uci, gain):
+    from mpcmc_engine.search.see import see_ge
+    position = Position(fen)
+    move = position.parse_uci(uci)
+    assert see_ge(position.tab, position.bb, position.st, move, gain)
+    assert not see_ge(position.tab, position.bb, position.st, move, gain + 1)
+
+
+# --- transposition table ------------------------------------------------------------------------------------------
+
+def test_tt_store_and_probe():
+    import numpy as np
+    from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
+    from mpcmc_engine.search.tt import (BUCKET_WORDS, entry_bound, entry_depth, entry_move, entry_score,
+                                        tt_probe, tt_store)
+    tt = np.zeros(4 * BUCKET_WORDS, dtype=np.uint64)
+    key = np.uint64(0x123456789ABCDEF0)
+    assert tt_probe(tt, key) == 0
+    tt_store(tt, key, 1234, -57, 9, BOUND_LOWER, 3, 1)
+    entry = tt_probe(tt, key)
+    assert (entry_move(entry), entry_score(entry, 3), entry_depth(entry), entry_bound(entry)) == (1234, -57, 9,
+                                                                                                  BOUND_LOWER)
+    # A mate score is stored relative to the node: seen from another ply it keeps the distance from that node.
+    tt_store(tt, key, 0, MATE - 10, 4, BOUND_EXACT, 6, 1)
+    entry = tt_probe(tt, key)
+    assert entry_score(entry, 2) == MATE - 6 and entry_bound(entry) == BOUND_EXACT
+    assert entry_move(entry) == 1234  # a store without a move keeps the key's move
+    tt_store(tt, key, 0, -MATE + 8, 4, BOUND_UPPER, 4, 1)
+    assert entry_score(tt_probe(tt, key), 8) == -MATE + 12
+
+
+def test_tt_replacement_prefers_shallow_and_old_entries():
+    import numpy as np
+    from mpcmc_engine.search.constants import BOUND_EXACT
+    from mpcmc_engine.search.tt import BUCKET_ENTRIES, BUCKET_WORDS, entry_depth, tt_probe, tt_store
+    tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)  # one bucket: every key competes for its entries
+    keys = [np.uint64((i + 1) * 0x1000100010001) for i in range(BUCKET_ENTRIES + 2)]
+    depths = [10, 3, 12, 7]
+    for key, depth in zip(keys, depths):
+        tt_store(tt, key, 0, 0, depth, BOUND_EXACT, 0, 5)
+    assert all(entry_depth(tt_probe(tt, key)) == depth for key, depth in zip(keys, depths))
+    # A full bucket: the new entry replaces the shallowest one of the same generation (depth 3).
+    tt_store(tt, keys[4], 0, 0, 1, BOUND_EXACT, 0, 5)
+    assert tt_probe(tt, keys[1]) == 0 and tt_probe(tt, keys[4]) != 0
+    # In the next search all four entries have aged alike: the shallowest (keys[4], depth 1) goes.
+    tt_store(tt, keys[5], 0, 0, 2, BOUND_EXACT, 0, 6)
+    assert tt_probe(tt, keys[4]) == 0 and tt_probe(tt, keys[5]) != 0
+    assert all(tt_probe(tt, key) != 0 for key in (keys[0], keys[2], keys[3]))
+
+
+def test_tt_hashfull_counts_current_generation():
+    import numpy as np
+    from mpcmc_engine.search.constants import BOUND_EXACT
+    from mpcmc_engine.search.tt import BUCKET_WORDS, tt_hashfull, tt_store
+    tt = np.zeros(1000 * BUCKET_WORDS, dtype=np.uint64)
+    assert tt_hashfull(tt, 1) == 0
+    for i in range(4000):
+        tt_store(tt, np.uint64(i * 0x9E3779B97F4A7C15 % (1 << 64)), 0, 0, 5, BOUND_EXACT, 0, 1)
+    full = tt_hashfull(tt, 1)
+    assert 500 < full <= 1000
+    assert tt_hashfull(tt, 2) == 0  # entries of an earlier search do not count
