@@ -33,7 +33,10 @@ W_HISTORY = W_KILLERS + 2 * MAX_PLY          # [side][from][to]
 W_PV_LENGTH = W_HISTORY + 2 * 64 * 64        # [ply]: length of the PV from that ply
 W_PV = W_PV_LENGTH + MAX_PLY                 # [ply][MAX_PLY]: triangular PV
 W_EVAL = W_PV + MAX_PLY * MAX_PLY            # [ply]: static evaluation (EVAL_NONE in check)
-W_MOVES = W_EVAL + MAX_PLY                   # [ply][MAX_MOVES]: move lists
+W_MOVED = W_EVAL + MAX_PLY                   # [ply]: piece * 64 + target of the move made at that ply, -1 for null
+W_COUNTER = W_MOVED + MAX_PLY                # [piece * 64 + target of the previous move]: its refutation
+W_CONTINUATION = W_COUNTER + 16 * 64         # [previous piece-target][piece-target]: continuation history
+W_MOVES = W_CONTINUATION + (16 * 64) ** 2    # [ply][MAX_MOVES]: move lists
 W_ORDER = W_MOVES + MAX_PLY * MAX_MOVES      # [ply][MAX_MOVES]: their ordering scores
 WORK_SIZE = W_ORDER + MAX_PLY * MAX_MOVES
 

@@ -25,7 +25,8 @@ from mpcmc_engine.eval.evaluate import evaluate
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
     HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
-    S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_EVAL, W_HISTORY, W_KILLERS, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
+    S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_CONTINUATION, W_COUNTER, W_EVAL, W_HISTORY, W_KILLERS, W_MOVED,
+    W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
@@ -151,13 +152,41 @@ def capture_order(st, move):
     return gain * 8 - (st[ST_BOARD + move_from(move)] & 7)
 
 
+@jit("int64(int64[::1], int64)", inline="always")
+def piece_target(st, move):
+    """piece * 64 + target square of a move about to be made (the index of the continuation tables)."""
+    return st[ST_BOARD + move_from(move)] * 64 + move_to(move)
+
+
+@jit("int64(int64[::1], int64, int64)", inline="always")
+def continuation_row(ws, ply, back):
+    """First slot of the continuation history row of the move made `back` plies before ply `ply`, -1 when there is
+    none (before the root, or a null move)."""
+    if ply < back or ws[W_MOVED + ply - back] < 0:
+        return -1
+    return W_CONTINUATION + ws[W_MOVED + ply - back] * (16 * 64)
+
+
+@jit("int64(int64[::1], int64[::1], int64, int64)", inline="always")
+def quiet_history(ws, st, move, ply):
+    """Ordering score of a quiet move: its butterfly history plus its continuation histories after the moves of
+    one and two plies before."""
+    score = ws[W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)]
+    index = piece_target(st, move)
+    for back in (1, 2):
+        row = continuation_row(ws, ply, back)
+        if row >= 0:
+            score += ws[row + index]
+    return score
+
+
 @jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64, int64, int64, int64)")
 def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
     """Give moves ws[start:end] their ordering scores: TT move, good captures and queen promotions by MVV-LVA,
-    killers, quiet moves by history, captures losing material (SEE) last."""
-    side = st[ST_SIDE]
+    killers, the counter move, quiet moves by history, captures losing material (SEE) last."""
     killer_a = ws[W_KILLERS + 2 * ply]
     killer_b = ws[W_KILLERS + 2 * ply + 1]
+    counter = ws[W_COUNTER + ws[W_MOVED + ply - 1]] if ply > 0 and ws[W_MOVED + ply - 1] >= 0 else 0
     for i in range(start, end):
         move = ws[i]
         if move == tt_move:
@@ -174,8 +203,10 @@ def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
             score = ORDER_KILLER
         elif move == killer_b:
             score = ORDER_KILLER - 1
+        elif move == counter:
+            score = ORDER_KILLER - 2
         else:
-            score = ws[W_HISTORY + side * 4096 + (move & 4095)]
+            score = quiet_history(ws, st, move, ply)
         ws[i - W_MOVES + W_ORDER] = score
 
 
@@ -215,20 +246,32 @@ def update_history(ws, slot, bonus):
     ws[slot] += bonus - ws[slot] * abs(bonus) // HISTORY_MAX
 
 
+@jit("void(int64[::1], int64[::1], int64, int64, int64)")
+def update_quiet_histories(ws, st, move, ply, bonus):
+    """Add `bonus` (gravity) to a quiet move's butterfly history and its continuation histories."""
+    update_history(ws, W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095), bonus)
+    index = piece_target(st, move)
+    for back in (1, 2):
+        row = continuation_row(ws, ply, back)
+        if row >= 0:
+            update_history(ws, row + index, bonus)
+
+
 @jit("void(int64[::1], int64[::1], int64, int64, int64, int64, int64)")
 def reward_quiet(ws, st, move, ply, depth, first, last):
-    """A quiet move caused a cutoff: make it the first killer of its ply, raise its history and lower the history
-    of the quiet moves ws[first:last] searched before it without a cutoff (pruned ones, marked ORDER_PRUNED, keep
-    theirs)."""
+    """A quiet move caused a cutoff: make it the first killer of its ply and the counter move of the previous move,
+    raise its histories and lower those of the quiet moves ws[first:last] searched before it without a cutoff
+    (pruned ones, marked ORDER_PRUNED, keep theirs)."""
     if ws[W_KILLERS + 2 * ply] != move:
         ws[W_KILLERS + 2 * ply + 1] = ws[W_KILLERS + 2 * ply]
         ws[W_KILLERS + 2 * ply] = move
-    table = W_HISTORY + st[ST_SIDE] * 4096
+    if ply > 0 and ws[W_MOVED + ply - 1] >= 0:
+        ws[W_COUNTER + ws[W_MOVED + ply - 1]] = move
     bonus = min(HISTORY_BONUS_SCALE * depth * depth, HISTORY_BONUS_MAX)
-    update_history(ws, table + (move & 4095), bonus)
+    update_quiet_histories(ws, st, move, ply, bonus)
     for i in range(first, last):
         if ws[i - W_MOVES + W_ORDER] != ORDER_PRUNED and not is_tactical(st, ws[i]):
-            update_history(ws, table + (ws[i] & 4095), -bonus)
+            update_quiet_histories(ws, st, ws[i], ply, -bonus)
 
 
 @jit("boolean(uint64[::1], uint64[::1], int64[::1], int64)")
@@ -392,6 +435,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
             and eval_ >= beta):
         reduction = NULL_MOVE_BASE + depth // NULL_MOVE_DEPTH_DIVISOR + min((eval_ - beta) // NULL_MOVE_EVAL_DIVISOR, 3)
+        ws[W_MOVED + ply] = -1
         make_null_move(tab, bb, st)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
@@ -431,6 +475,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             ws[i - W_MOVES + W_ORDER] = ORDER_PRUNED
             continue
         quiets += quiet
+        ws[W_MOVED + ply] = piece_target(st, move)
         make_move(tab, bb, st, move)
         if searched == 0:
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
@@ -476,6 +521,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     best = -INF
     for i in range(count):
         move = root_moves[i]
+        ws[W_MOVED] = piece_target(st, move)
         make_move(tab, bb, st, move)
         if i == 0:
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
