@@ -42,6 +42,7 @@ VERIFY_MIN_DEPTH = 12          # a null-move cutoff is verified from this depth 
 ENDGAME_MATERIAL = 1200        # late endgame: the side to move has at most this much non-pawn material (zugzwang)
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
+LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much history (grows when negative)
 RFP_MAX_DEPTH = 8              # reverse futility pruning: at most this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
 ENDGAME_RFP_MAX_DEPTH = 3
 RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
@@ -274,6 +275,25 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
             update_quiet_histories(ws, st, ws[i], ply, -bonus)
 
 
+@jit("int64(int64, int64, boolean, int64, boolean, boolean)", inline="always")
+def late_move_reduction(depth, searched, quiet, order, pv_node, improving):
+    """Plies by which the `searched`-th move (ordering score `order`) of a node of `depth` is reduced, from 0 to
+    depth - 2: the LMR table, one less at PV nodes and for killers and the counter move, one more when the position
+    is not improving, less or more by the quiet move's history; half the table for captures losing material."""
+    reduction = LMR_REDUCTION[min(depth, 63) * 64 + min(searched, 63)]
+    if quiet:
+        if order >= ORDER_KILLER - 2:
+            reduction -= 1
+        else:
+            reduction -= order // LMR_HISTORY_DIVISOR if order >= 0 else -(-order // LMR_HISTORY_DIVISOR)
+        reduction += 0 if improving else 1
+    else:
+        reduction //= 2
+    if pv_node:
+        reduction -= 1
+    return min(max(reduction, 0), depth - 2)
+
+
 @jit("boolean(uint64[::1], uint64[::1], int64[::1], int64)")
 def gives_check(tab, bb, st, move):
     """True when the quiet (non-capture, non-promotion) `move` checks the opponent's king, directly or by
@@ -481,10 +501,10 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
         else:
             reduction = 0
-            if (depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and quiet and not checked
-                    and not in_check(tab, bb, st)):
-                reduction = LMR_REDUCTION[min(depth, 63) * 64 + min(searched, 63)] - (1 if pv_node else 0)
-                reduction = min(max(reduction, 0), depth - 2)
+            order = ws[i - W_MOVES + W_ORDER]
+            if (depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and not checked
+                    and (quiet or order < ORDER_BAD_CAPTURE // 2) and not in_check(tab, bb, st)):
+                reduction = late_move_reduction(depth, searched, quiet, order, pv_node, improving)
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha)
             if score > alpha and reduction > 0:
                 score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -alpha - 1, -alpha)
