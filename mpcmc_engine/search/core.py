@@ -35,6 +35,7 @@ from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_move, entry_s
 CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
 DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
 NULL_MOVE_MIN_DEPTH = 3
+IIR_MIN_DEPTH = 4              # internal iterative reduction from this depth on
 NULL_MOVE_BASE = 4             # null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval - beta) / EVAL_DIVISOR, 3)
 NULL_MOVE_DEPTH_DIVISOR = 5
 NULL_MOVE_EVAL_DIVISOR = 200
@@ -476,6 +477,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                 return 0
             if verified >= beta:
                 return score
+    if tt_move == 0 and depth >= IIR_MIN_DEPTH:
+        depth -= 1  # internal iterative reduction: without a TT move the node is searched a ply less deep
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, False)
     if end == start:
