@@ -19,6 +19,7 @@ from mpcmc_engine.search.constants import (
 from mpcmc_engine.search.core import is_draw, search_root
 from mpcmc_engine.search.limits import ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
+from mpcmc_engine.uci.timeman import StabilityScale
 
 ASPIRATION_DEPTH = 4     # first depth searched with an aspiration window
 ASPIRATION_WINDOW = 25   # half-width of the first aspiration window, in centipawns
@@ -125,6 +126,7 @@ class Searcher:
         lines = [_Line() for _ in range(min(max(1, limits.multipv), len(root_moves)))]
         max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
         completed = 0
+        scale = StabilityScale()
         for depth in range(1, max_depth + 1):
             work[S_SELDEPTH] = 0
             for index, line in enumerate(lines):
@@ -149,18 +151,22 @@ class Searcher:
             if on_info:
                 for index, line in enumerate(lines):
                     self._reporter(on_info, started, depth, index, line)(line.score, "exact", line.pv)
-            if self._done(lines[0], limits):
+            factor = scale.update(depth, lines[0].pv[0], max(-MATE_BOUND, min(lines[0].score, MATE_BOUND)))
+            if self._done(lines[0], limits, started, factor):
                 break
         return self._result(root_moves, lines[0], completed, started)
 
-    def _done(self, line, limits) -> bool:
+    def _done(self, line, limits, started, factor) -> bool:
         """True when no further iteration may start: mate limit reached (a mate found whose PV reaches the mate;
-        a shallow iteration can prove a mate through quiescence before the table holds its line), soft deadline
-        passed, or stopped."""
+        a shallow iteration can prove a mate through quiescence before the table holds its line), the soft deadline
+        passed, or stopped. With a clock (soft before hard) the soft deadline's distance from the start is scaled
+        by `factor` (timeman.StabilityScale); the hard deadline still ends the search."""
         is_mate, moves = uci_score(line.score)
         if limits.mate and is_mate and 0 < moves <= limits.mate and len(line.pv) >= 2 * moves - 1:
             return True
-        soft = int(self._control[C_SOFT_DEADLINE])
+        soft, hard = int(self._control[C_SOFT_DEADLINE]), int(self._control[C_HARD_DEADLINE])
+        if soft != 0 and soft < hard:
+            soft = started + int((soft - started) * factor)
         return bool(self._control[C_STOP]) or (soft != 0 and time.monotonic_ns() >= soft)
 
     def _root(self, root, root_moves, depth, alpha, beta, work=None):

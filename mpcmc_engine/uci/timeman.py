@@ -77,3 +77,42 @@ def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int
     maximum = min(0.8 * time_ms - move_overhead_ms, max_scale * optimum) - 10 - PYTHON_MARGIN_MS
     maximum = max(maximum, MIN_MAXIMUM_MS)
     return TimeBudget(min(optimum, maximum), maximum)
+
+
+# Stability scaling of the optimum time, after Stockfish's time management: factors applied to `optimum` when the
+# search decides whether to start another iteration.
+CHANGE_DECAY = 0.5          # best-move changes of earlier iterations count half as much each iteration
+CHANGE_WEIGHT = 1.2         # each (decayed) best-move change makes the search think this much longer
+STABLE_START = 1.25         # factor of a best move that just changed ...
+STABLE_STEP = 0.1           # ... shrinking by this much per iteration it stays the best ...
+STABLE_MIN = 0.55           # ... down to this
+FALL_SCALE = 150.0          # a score this many centipawns below that of three iterations before doubles ...
+FALL_MIN, FALL_MAX = 0.75, 1.6   # ... within these bounds
+SCALE_MIN, SCALE_MAX = 0.4, 2.5
+SCALE_FROM_DEPTH = 4        # iterations before this depth are too noisy to judge stability
+
+
+class StabilityScale:
+    """The factor by which to scale the optimum time after each completed iteration: more time when the best move
+    keeps changing or the score falls, less when the best move has stayed the same for several iterations."""
+
+    def __init__(self):
+        self.changes = 0.0
+        self.stable = 0
+        self.best_move = None
+        self.scores = []
+
+    def update(self, depth: int, best_move: int, score: int) -> float:
+        """Record the result of the iteration of `depth` (best move, centipawn score) and return the factor."""
+        changed = self.best_move is not None and best_move != self.best_move
+        self.changes = self.changes * CHANGE_DECAY + (1.0 if changed else 0.0)
+        self.stable = 0 if changed else self.stable + 1
+        self.best_move = best_move
+        self.scores.append(score)
+        if depth < SCALE_FROM_DEPTH:
+            return 1.0
+        instability = 1.0 + CHANGE_WEIGHT * self.changes
+        stability = max(STABLE_MIN, STABLE_START - STABLE_STEP * self.stable)
+        reference = self.scores[-4] if len(self.scores) >= 4 else self.scores[0]
+        fall = min(max(1.0 + (reference - score) / FALL_SCALE, FALL_MIN), FALL_MAX)
+        return min(max(instability * stability * fall, SCALE_MIN), SCALE_MAX)
