@@ -23,6 +23,9 @@ from mpcmc_engine.uci.timeman import StabilityScale
 
 ASPIRATION_DEPTH = 4     # first depth searched with an aspiration window
 ASPIRATION_WINDOW = 25   # half-width of the first aspiration window, in centipawns
+# Lazy SMP: helper i (1, 2, ...) skips the depths d with ((d + SKIP_PHASE[i - 1]) // SKIP_SIZE[i - 1]) odd.
+SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 
 
 class _Line:
@@ -177,22 +180,26 @@ class Searcher:
         length = int(work[W_PV_LENGTH])
         return score, ([int(m) for m in work[W_PV:W_PV + length]] if length and score > alpha else None)
 
-    def _aspiration(self, root, root_moves, depth, line, report):
-        """PVS root search in a window around the line's previous score, widened on fail high / fail low."""
+    def _aspiration(self, root, root_moves, depth, line, report=None, work=None):
+        """PVS root search in a window around the line's previous score, widened on fail high / fail low (each
+        reported when `report` is given); `work` is the searching thread's work array (default: the main one)."""
+        work = self._work[0] if work is None else work
         if depth < ASPIRATION_DEPTH or abs(line.score) >= MATE_BOUND:
-            return self._root(root, root_moves, depth, -INF, INF)
+            return self._root(root, root_moves, depth, -INF, INF, work)
         delta = ASPIRATION_WINDOW
         alpha, beta = max(line.score - delta, -INF), min(line.score + delta, INF)
         while True:
-            score, pv = self._root(root, root_moves, depth, alpha, beta)
-            if self._work[0][S_ABORT] or alpha < score < beta:
+            score, pv = self._root(root, root_moves, depth, alpha, beta, work)
+            if work[S_ABORT] or alpha < score < beta:
                 return score, pv
             if score <= alpha:
-                report(score, "upper", line.pv)
+                if report:
+                    report(score, "upper", line.pv)
                 beta = (alpha + beta) // 2
                 alpha = max(score - delta, -INF)
             else:
-                report(score, "lower", self._complete_pv(root, pv, 1))
+                if report:
+                    report(score, "lower", self._complete_pv(root, pv, 1))
                 beta = min(score + delta, INF)
             delta += delta // 2
 
@@ -266,10 +273,17 @@ class Searcher:
         return SearchResult(0, 0, value, is_mate, raw, 0, 0, 0, (time.monotonic_ns() - started) // 1_000_000, [])
 
     def _helper(self, index, position, root_moves):
-        """Lazy SMP helper: iterative deepening on its own position copy, full window, starting at depth 1 or 2 by
-        index parity so that helpers and the main thread spread over depths; runs until the stop flag."""
+        """Lazy SMP helper: iterative deepening with aspiration windows on its own position copy and work array
+        (so its own move ordering), skipping depths by Stockfish's pattern so that the threads spread over
+        depths (helper 1 searches the even depths only); runs until the stop flag. Results go to the shared table."""
         work = self._work[index]
-        depth = 1 + index % 2
-        while depth < MAX_PLY and not work[S_ABORT]:
-            self._root(position, root_moves, depth, -INF, INF, work)
-            depth += 1
+        size, phase = SKIP_SIZE[(index - 1) % len(SKIP_SIZE)], SKIP_PHASE[(index - 1) % len(SKIP_PHASE)]
+        line = _Line()
+        for depth in range(1, MAX_PLY):
+            if work[S_ABORT]:
+                break
+            if ((depth + phase) // size) % 2:
+                continue
+            score, _ = self._aspiration(position, root_moves, depth, line, work=work)
+            if not work[S_ABORT]:
+                line.score = score
