@@ -28,13 +28,15 @@ S_ROOT_PLY = 3       # st[ST_PLY] of the root position
 S_NODE_LIMIT = 4     # abort when S_NODES reaches it; 0 = none
 S_NMP_MIN_PLY = 5    # during a null-move verification search: no null move of side S_NMP_COLOR before this ply
 S_NMP_COLOR = 6
+S_ROOT_DEPTH = 7     # depth of the current root search
 W_KILLERS = 8                                # [ply][2]
 W_HISTORY = W_KILLERS + 2 * MAX_PLY          # [side][from][to]
 W_PV_LENGTH = W_HISTORY + 2 * 64 * 64        # [ply]: length of the PV from that ply
 W_PV = W_PV_LENGTH + MAX_PLY                 # [ply][MAX_PLY]: triangular PV
 W_EVAL = W_PV + MAX_PLY * MAX_PLY            # [ply]: static evaluation (EVAL_NONE in check)
 W_MOVED = W_EVAL + MAX_PLY                   # [ply]: piece * 64 + target of the move made at that ply, -1 for null
-W_COUNTER = W_MOVED + MAX_PLY                # [piece * 64 + target of the previous move]: its refutation
+W_EXCLUDED = W_MOVED + MAX_PLY              # [ply]: the move a singular-extension search leaves out, 0 = none
+W_COUNTER = W_EXCLUDED + MAX_PLY                # [piece * 64 + target of the previous move]: its refutation
 W_CONTINUATION = W_COUNTER + 16 * 64         # [previous piece-target][piece-target]: continuation history
 W_MOVES = W_CONTINUATION + (16 * 64) ** 2    # [ply][MAX_MOVES]: move lists
 W_ORDER = W_MOVES + MAX_PLY * MAX_MOVES      # [ply][MAX_MOVES]: their ordering scores

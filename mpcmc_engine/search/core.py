@@ -25,7 +25,8 @@ from mpcmc_engine.eval.evaluate import evaluate
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
     HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
-    S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_CONTINUATION, W_COUNTER, W_EVAL, W_HISTORY, W_KILLERS, W_MOVED,
+    S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_CONTINUATION, W_COUNTER, W_EVAL, W_EXCLUDED,
+    W_HISTORY, W_KILLERS, W_MOVED,
     W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
@@ -36,7 +37,9 @@ CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
 DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
 NULL_MOVE_MIN_DEPTH = 3
 IIR_MIN_DEPTH = 4              # internal iterative reduction from this depth on
-NULL_MOVE_BASE = 4             # null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval - beta) / EVAL_DIVISOR, 3)
+SINGULAR_MIN_DEPTH = 7         # singular extension of the TT move from this depth on,
+SINGULAR_MARGIN = 2            # when the other moves fail below its TT score - MARGIN * depth
+NULL_MOVE_BASE = 4             # null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval - beta) / EVAL_DIV., 3)
 NULL_MOVE_DEPTH_DIVISOR = 5
 NULL_MOVE_EVAL_DIVISOR = 200
 VERIFY_MIN_DEPTH = 12          # a null-move cutoff is verified from this depth on, or in a late endgame
@@ -44,7 +47,7 @@ ENDGAME_MATERIAL = 1200        # late endgame: the side to move has at most this
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
 LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much history (grows when negative)
-RFP_MAX_DEPTH = 8              # reverse futility pruning: at most this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
+RFP_MAX_DEPTH = 8              # reverse futility pruning: up to this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
 ENDGAME_RFP_MAX_DEPTH = 3
 RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
 EVAL_NONE = -INF               # static evaluation of a ply in check
@@ -423,10 +426,11 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if alpha >= beta:
         return alpha
     pv_node = beta - alpha > 1
+    excluded = ws[W_EXCLUDED + ply]  # a singular-extension search of this node without its TT move
     key = bb[BB_KEYS + st[ST_PLY]]
     entry = tt_probe(tt, key)
     tt_move = entry_move(entry)
-    if entry != 0 and not pv_node and entry_depth(entry) >= depth:
+    if entry != 0 and not pv_node and excluded == 0 and entry_depth(entry) >= depth:
         score = entry_score(entry, ply)
         bound = entry_bound(entry)
         if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha):
@@ -447,10 +451,12 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     improving = not checked and is_improving(ws, ply, static_eval)
     us = st[ST_SIDE]
     endgame = non_pawn_material(bb, us) <= ENDGAME_MATERIAL
-    if (not pv_node and not checked and depth <= (ENDGAME_RFP_MAX_DEPTH if endgame else RFP_MAX_DEPTH)
+    if (not pv_node and not checked and excluded == 0
+            and depth <= (ENDGAME_RFP_MAX_DEPTH if endgame else RFP_MAX_DEPTH)
             and abs(eval_) < MATE_BOUND and eval_ - RFP_MARGIN * (depth - improving) >= beta):
         return eval_
-    if (not pv_node and not checked and depth >= NULL_MOVE_MIN_DEPTH and -MATE_BOUND < beta < MATE_BOUND
+    if (not pv_node and not checked and excluded == 0 and depth >= NULL_MOVE_MIN_DEPTH
+            and -MATE_BOUND < beta < MATE_BOUND
             and (ply >= ws[S_NMP_MIN_PLY] or us != ws[S_NMP_COLOR])
             and bb[us * 8] & ~(bb[us * 8 + PAWN] | bb[us * 8 + KING]) != U0
             and st[ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE + U_MOVE] != 0
@@ -479,6 +485,25 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                 return score
     if tt_move == 0 and depth >= IIR_MIN_DEPTH:
         depth -= 1  # internal iterative reduction: without a TT move the node is searched a ply less deep
+    tt_extension = 0
+    if (excluded == 0 and tt_move != 0 and depth >= SINGULAR_MIN_DEPTH and ply < 2 * ws[S_ROOT_DEPTH]
+            and entry_depth(entry) >= depth - 3 and entry_bound(entry) & BOUND_LOWER
+            and abs(entry_score(entry, ply)) < MATE_BOUND):
+        # Singular extension: is the TT move the only good one? Search the node without it, less deep, against a
+        # bound a little below its score.
+        tt_score = entry_score(entry, ply)
+        singular_beta = tt_score - SINGULAR_MARGIN * depth
+        ws[W_EXCLUDED + ply] = tt_move
+        score = negamax(tab, bb, st, weights, tt, ws, ctl, (depth - 1) // 2, ply, singular_beta - 1, singular_beta)
+        ws[W_EXCLUDED + ply] = 0
+        if ws[S_ABORT]:
+            return 0
+        if score < singular_beta:
+            tt_extension = 1
+        elif singular_beta >= beta:
+            return singular_beta  # multi-cut: another move beats beta as well
+        elif tt_score >= beta:
+            tt_extension = -1
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, False)
     if end == start:
@@ -493,6 +518,9 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         move = pick_move(ws, i, end)
         searched = i - start
         quiet = not is_tactical(st, move)
+        if move == excluded:
+            ws[i - W_MOVES + W_ORDER] = ORDER_PRUNED
+            continue
         if best > -MATE_BOUND and not checked and prune_move(tab, bb, st, move, quiet, depth, quiets >= late_quiets,
                                                              eval_ + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha):
             ws[i - W_MOVES + W_ORDER] = ORDER_PRUNED
@@ -501,7 +529,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         ws[W_MOVED + ply] = piece_target(st, move)
         make_move(tab, bb, st, move)
         if searched == 0:
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
+            extension = tt_extension if move == tt_move else 0
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 + extension, ply + 1, -beta, -alpha)
         else:
             reduction = 0
             order = ws[i - W_MOVES + W_ORDER]
@@ -526,6 +555,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                     if quiet:
                         reward_quiet(ws, st, move, ply, depth, start, i)
                     break
+    if excluded != 0:
+        return alpha if best == -INF else best  # no TT store: the result lacks the excluded move
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
     tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION])
     return best
@@ -536,6 +567,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     """Search root_moves[:count] (best first) to `depth` within (alpha, beta); fail-soft score of the best move.
     A move whose score raises alpha moves to the front of root_moves, and ws's PV row 0 holds its PV."""
     ws[W_PV_LENGTH] = 0
+    ws[S_ROOT_DEPTH] = depth
     ws[W_EVAL] = EVAL_NONE  # unknown at the root: plies 2 and 3 count as improving
     if enter_node(ws, ctl, 0):
         return 0
