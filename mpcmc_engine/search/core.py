@@ -364,12 +364,22 @@ def is_improving(ws, ply, static_eval):
 @jit(QUIESCENCE_SIGNATURE)
 def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     """Quiescence search: stand pat, then captures and promotions (every evasion when in check), skipping captures
-    that lose material (SEE) or cannot reach alpha (delta pruning). Fail-soft within (alpha, beta)."""
+    that lose material (SEE) or cannot reach alpha (delta pruning); TT cutoffs outside PV nodes, the TT move first,
+    results stored at depth 0. Fail-soft within (alpha, beta)."""
     ws[W_PV_LENGTH + ply] = 0
     if enter_node(ws, ctl, ply):
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate(tab, bb, st, weights)
+    key = bb[BB_KEYS + st[ST_PLY]]
+    entry = tt_probe(tt, key)
+    if entry != 0 and beta - alpha == 1:
+        score = entry_score(entry, ply)
+        bound = entry_bound(entry)
+        if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha):
+            return score
+    tt_move = entry_move(entry)
+    original_alpha = alpha
     checked = in_check(tab, bb, st)
     if checked:
         best = -MATE + ply
@@ -384,11 +394,15 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, not checked)
     for i in range(start, end):
-        ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) if is_tactical(st, ws[i]) else 0
+        if is_tactical(st, ws[i]):
+            ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) + (ORDER_TT_MOVE if ws[i] == tt_move else 0)
+        else:
+            ws[i - W_MOVES + W_ORDER] = ORDER_TT_MOVE if ws[i] == tt_move else 0
+    best_move = 0
     for i in range(start, end):
         move = pick_move(ws, i, end)
         if not checked:
-            if stand_pat + ws[i - W_MOVES + W_ORDER] // 8 + DELTA_MARGIN <= alpha:
+            if stand_pat + (ws[i - W_MOVES + W_ORDER] & (ORDER_TT_MOVE - 1)) // 8 + DELTA_MARGIN <= alpha:
                 continue
             if not see_ge(tab, bb, st, move, 0):
                 continue
@@ -401,9 +415,12 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
             best = score
             if score > alpha:
                 alpha = score
+                best_move = move
                 update_pv(ws, ply, move)
                 if score >= beta:
                     break
+    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
+    tt_store(tt, key, best_move, best, 0, bound, ply, ctl[C_GENERATION])
     return best
 
 
