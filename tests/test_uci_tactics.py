@@ -10,7 +10,7 @@ import pytest
 from mpcmc_engine.data import MATE_IN_2, WAC
 
 MATE2_SAMPLE_STEP = 8          # default run: every 8th position of mate2.fen
-MATE2_LIMIT = chess.engine.Limit(depth=5, nodes=400_000)
+MATE2_LIMIT = chess.engine.Limit(mate=2, depth=12)  # the search stops at the first mate in two it proves
 WAC_NODES = 20_000
 WAC_FLOOR = 0.55               # measured 196/300 (65 %) at WAC_NODES; raise it as the search improves
 

@@ -1,10 +1,11 @@
 """The numba search: quiescence, the alpha-beta node routine (PVS, null move, LMR, check extension) and the root.
 
 Every function takes the same arrays: `tab`, `bb`, `st` (the board, see bitboard), `weights` (packed evaluation
-weights), `tt` (the shared transposition table), `ws` (this thread's work array, slots in mpcmc_engine.search.constants) and
-`ctl` (the shared control array). Scores are fail-soft centipawns from the side to move's view; a search that had
-to stop sets ws[S_ABORT] and returns a meaningless score that callers discard. The drivers (iterative deepening,
-aspiration windows, MTD(bi), MultiPV) are in mpcmc_engine.search.searcher and call `search_root` once per root search.
+weights), `tt` (the shared transposition table), `ws` (this thread's work array, slots in mpcmc_engine.search.constants)
+and `ctl` (the shared control array). Scores are fail-soft centipawns from the side to move's view; a search that
+had to stop sets ws[S_ABORT] and returns a meaningless score that callers discard. The drivers (iterative deepening,
+aspiration windows, MTD(bi), MultiPV) are in mpcmc_engine.search.searcher and call `search_root` once per root
+search.
 """
 
 import math
@@ -125,7 +126,8 @@ def is_draw(bb, st, root_ply):
     seen = 0
     earlier = ply
     while earlier - 2 >= oldest:
-        if st[ST_UNDO + (earlier - 1) * UNDO_SIZE + U_MOVE] == 0 or st[ST_UNDO + (earlier - 2) * UNDO_SIZE + U_MOVE] == 0:
+        if (st[ST_UNDO + (earlier - 1) * UNDO_SIZE + U_MOVE] == 0
+                or st[ST_UNDO + (earlier - 2) * UNDO_SIZE + U_MOVE] == 0):
             return False
         earlier -= 2
         if bb[BB_KEYS + earlier] == key:
@@ -376,7 +378,8 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     if entry != 0 and beta - alpha == 1:
         score = entry_score(entry, ply)
         bound = entry_bound(entry)
-        if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha):
+        if (bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta)
+                or (bound == BOUND_UPPER and score <= alpha)):
             return score
     tt_move = entry_move(entry)
     original_alpha = alpha
@@ -428,7 +431,8 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
 def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     """Alpha-beta search of `depth` plies (quiescence below 1) at distance `ply` from the root: PVS, TT cutoffs
     outside PV nodes, null-move pruning, late move reductions, check extension, mate-distance pruning and draw
-    detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move reaches alpha, r >= beta on a cutoff."""
+    detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move
+    reaches alpha, r >= beta on a cutoff."""
     if depth <= 0:
         return quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta)
     ws[W_PV_LENGTH + ply] = 0
@@ -450,7 +454,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if entry != 0 and not pv_node and excluded == 0 and entry_depth(entry) >= depth:
         score = entry_score(entry, ply)
         bound = entry_bound(entry)
-        if bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta) or (bound == BOUND_UPPER and score <= alpha):
+        if (bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta)
+                or (bound == BOUND_UPPER and score <= alpha)):
             return score
     checked = in_check(tab, bb, st)
     if checked:
