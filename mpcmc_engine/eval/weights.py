@@ -7,13 +7,12 @@ keep its current weights.
 """
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from mpcmc_engine.atomic_files import write_text_atomically
 from mpcmc_engine.bitboard.constants import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, material_index
 
@@ -88,7 +87,6 @@ def load_weights(path) -> Weights:
 
 def save_weights(weights: Weights, path) -> None:
     """Write `weights` as a weights file, atomically (temporary file, then rename)."""
-    path = Path(path)
     data = {
         "format": FORMAT,
         "version": VERSION,
@@ -97,16 +95,7 @@ def save_weights(weights: Weights, path) -> None:
         "eg": [int(v) for v in weights.eg],
         "provenance": weights.provenance,
     }
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w") as out:
-            json.dump(data, out)
-            out.write("\n")
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    write_text_atomically(path, json.dumps(data) + "\n")
 
 
 def load_default_weights() -> Weights:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from mpcmc_engine.eval.features import LAYOUT
-from mpcmc_engine.training.files import write_text_atomically
+from mpcmc_engine.atomic_files import write_text_atomically
 
 CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"
 

@@ -12,7 +12,7 @@ import io
 import math
 from pathlib import Path
 
-from mpcmc_engine.training.files import write_atomically, write_text_atomically
+from mpcmc_engine.atomic_files import write_atomically, write_text_atomically
 
 INTEGER_FIELDS = ("games", "wac_solved", "wac_total", "match_games")
 

@@ -1,4 +1,4 @@
-"""Atomic file writes for the trainer's outputs (checkpoints, curves): a temporary file beside the target, then
+"""Atomic file writes (weights, the trainer's checkpoints and curves): a temporary file beside the target, then
 os.replace, so a reader never sees a half-written file."""
 
 import os
