@@ -2,7 +2,7 @@
 
 Each `--engine CMD` starts an engine's group; the `--name`, `--option NAME=VALUE` and `--limit KIND=VALUE` flags
 after it belong to it.
-See docs/measurement.md for the time control, adjudication, resume and SPRT conventions.
+See docs/TOOLS.md for the time control, adjudication, resume and SPRT conventions.
 """
 
 import argparse
