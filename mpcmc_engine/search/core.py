@@ -609,8 +609,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
         unmake_move(bb, st)
         if ws[S_ABORT]:
             return 0
-        if score > best:
-            best = score
+        best = max(best, score)
         if score > alpha:
             alpha = score
             update_pv(ws, 0, move)
