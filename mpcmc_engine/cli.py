@@ -17,6 +17,8 @@ COMMANDS = {
     "epd": ("mpcmc_engine.tools.epd_command", "run an EPD test suite (bm/am/c0) through a UCI engine"),
     "match": ("mpcmc_engine.tools.match_command", "play a match between two UCI engines"),
     "train": ("mpcmc_engine.tools.train_command", "learn evaluation weights by temporal differences"),
+    "gen-positions": ("mpcmc_engine.tools.gen_positions_command",
+                      "self-play positions labelled by search: the neural trainer's data"),
 }
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mpcmc_engine.bitboard.position import Position
-from mpcmc_engine.eval.evaluate import evaluate
+from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.explain import explain
 from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets, extract_features, game_phase, taper
 from mpcmc_engine.eval.weights import (
@@ -100,7 +100,7 @@ def test_file_records_layout():
 
 
 def test_evaluation_is_colour_symmetric():
-    packed = random_weights().packed()
+    packed = evaluation_array(random_weights())
     for board in random_boards(60):
         mirrored = Position.from_board(board.mirror())
         position = Position.from_board(board)
@@ -110,7 +110,7 @@ def test_evaluation_is_colour_symmetric():
 
 def test_evaluation_equals_feature_dot_product():
     weights = random_weights()
-    packed = weights.packed()
+    packed = evaluation_array(weights)
     counts = np.zeros(N_FEATURES, dtype=np.int64)
     for board in random_boards(60, seed=3):
         position = Position.from_board(board)
@@ -124,7 +124,7 @@ def test_evaluation_equals_feature_dot_product():
 
 def test_material_evaluation_and_explain():
     position = Position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 b Qkq - 0 1")
-    assert evaluate(position.tab, position.bb, position.st, material_only_weights().packed()) == 500
+    assert evaluate(position.tab, position.bb, position.st, evaluation_array(material_only_weights())) == 500
     explanation = explain(position, material_only_weights())
     assert [block.name for block in explanation.blocks] == [name for name, _ in LAYOUT]
     material = explanation.blocks[1]

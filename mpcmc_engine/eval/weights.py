@@ -74,6 +74,11 @@ def load_weights(path) -> Weights:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
         raise ValueError(f"weights file {path}: cannot be read as JSON: {error}") from None
+    return weights_from_json(data, path)
+
+
+def weights_from_json(data, path) -> Weights:
+    """The Weights of a parsed weights file `data`; raise ValueError naming `path` and the reason when unusable."""
     _check(isinstance(data, dict), path, "not a JSON object")
     _check(data.get("format") == FORMAT, path, f"format is {data.get('format')!r}, expected {FORMAT!r}")
     _check(data.get("version") == VERSION, path,

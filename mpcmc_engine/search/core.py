@@ -22,13 +22,14 @@ from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
-from mpcmc_engine.eval.evaluate import evaluate
+from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate
+from mpcmc_engine.eval.network_eval import ACC_PAIR, copy_pair, network_output, refresh_pair, update_after_move
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
     HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
     S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_CONTINUATION, W_COUNTER, W_EVAL, W_EXCLUDED,
     W_HISTORY, W_KILLERS, W_MOVED,
-    W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
+    W_ACC, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
@@ -363,6 +364,22 @@ def is_improving(ws, ply, static_eval):
     return True
 
 
+@jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64)", inline="always")
+def search_evaluate(tab, bb, st, weights, ws, ply):
+    """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else evaluate()."""
+    if weights[0] == KIND_NETWORK:
+        return network_output(weights, ws, W_ACC + ply * ACC_PAIR, st[ST_SIDE])
+    return evaluate(tab, bb, st, weights)
+
+
+@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
+def play(tab, bb, st, weights, ws, ply, move):
+    """make_move at `ply` of the search, with a network's accumulators of ply + 1 updated from those of `ply`."""
+    make_move(tab, bb, st, move)
+    if weights[0] == KIND_NETWORK:
+        update_after_move(bb, st, weights, ws, W_ACC + ply * ACC_PAIR, W_ACC + (ply + 1) * ACC_PAIR)
+
+
 @jit(QUIESCENCE_SIGNATURE)
 def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     """Quiescence search: stand pat, then captures and promotions (every evasion when in check), skipping captures
@@ -372,7 +389,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     if enter_node(ws, ctl, ply):
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(tab, bb, st, weights)
+        return search_evaluate(tab, bb, st, weights, ws, ply)
     key = bb[BB_KEYS + st[ST_PLY]]
     entry = tt_probe(tt, key)
     if entry != 0 and beta - alpha == 1:
@@ -388,7 +405,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
         best = -MATE + ply
         stand_pat = -INF
     else:
-        stand_pat = evaluate(tab, bb, st, weights)
+        stand_pat = search_evaluate(tab, bb, st, weights, ws, ply)
         if stand_pat >= beta:
             return stand_pat
         best = stand_pat
@@ -409,7 +426,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
                 continue
             if not see_ge(tab, bb, st, move, 0):
                 continue
-        make_move(tab, bb, st, move)
+        play(tab, bb, st, weights, ws, ply, move)
         score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -beta, -alpha)
         unmake_move(bb, st)
         if ws[S_ABORT]:
@@ -441,7 +458,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if is_draw(bb, st, ws[S_ROOT_PLY]):
         return DRAW
     if ply >= MAX_PLY - 1:
-        return evaluate(tab, bb, st, weights)
+        return search_evaluate(tab, bb, st, weights, ws, ply)
     alpha = max(alpha, -MATE + ply)
     beta = min(beta, MATE - ply - 1)
     if alpha >= beta:
@@ -463,7 +480,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         static_eval = EVAL_NONE
         eval_ = EVAL_NONE
     else:
-        static_eval = evaluate(tab, bb, st, weights)
+        static_eval = search_evaluate(tab, bb, st, weights, ws, ply)
         eval_ = static_eval
         if entry != 0:
             tt_score = entry_score(entry, ply)
@@ -486,6 +503,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         reduction = NULL_MOVE_BASE + depth // NULL_MOVE_DEPTH_DIVISOR + min((eval_ - beta) // NULL_MOVE_EVAL_DIVISOR, 3)
         ws[W_MOVED + ply] = -1
         make_null_move(tab, bb, st)
+        if weights[0] == KIND_NETWORK:
+            copy_pair(ws, W_ACC + ply * ACC_PAIR, W_ACC + (ply + 1) * ACC_PAIR)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
         if ws[S_ABORT]:
@@ -549,7 +568,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             continue
         quiets += quiet
         ws[W_MOVED + ply] = piece_target(st, move)
-        make_move(tab, bb, st, move)
+        play(tab, bb, st, weights, ws, ply, move)
         if searched == 0:
             extension = tt_extension if move == tt_move else 0
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 + extension, ply + 1, -beta, -alpha)
@@ -591,6 +610,8 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     ws[W_PV_LENGTH] = 0
     ws[S_ROOT_DEPTH] = depth
     ws[W_EVAL] = EVAL_NONE  # unknown at the root: plies 2 and 3 count as improving
+    if weights[0] == KIND_NETWORK:
+        refresh_pair(bb, st, weights, ws, W_ACC)
     if enter_node(ws, ctl, 0):
         return 0
     key = bb[BB_KEYS + st[ST_PLY]]
@@ -599,7 +620,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     for i in range(count):
         move = root_moves[i]
         ws[W_MOVED] = piece_target(st, move)
-        make_move(tab, bb, st, move)
+        play(tab, bb, st, weights, ws, 0, move)
         if i == 0:
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
         else:

@@ -11,6 +11,8 @@ import time
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import BB_KEYS, ST_PLY
+from mpcmc_engine.eval.evaluate import evaluation_array
+from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights, load_default_weights
 from mpcmc_engine.search.constants import (
     C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
@@ -44,7 +46,7 @@ class Searcher:
         self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
         self._work = []
         self.set_threads(threads)
-        self._weights = load_default_weights().packed()
+        self._weights = evaluation_array(load_default_weights())
 
     # --- configuration (between searches) -------------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -64,9 +66,9 @@ class Searcher:
         for work in self._work:
             work.fill(0)
 
-    def set_weights(self, weights: Weights) -> None:
-        """Evaluate with `weights` from the next search on."""
-        self._weights = weights.packed()
+    def set_evaluation(self, evaluation: Weights | Network) -> None:
+        """Evaluate with `evaluation` (linear weights or a network) from the next search on."""
+        self._weights = evaluation_array(evaluation)
 
     # --- control (thread-safe, during a search) ---------------------------------------------------------------
     def stop(self) -> None:

@@ -21,6 +21,7 @@ from mpcmc_engine.eval.features import N_FEATURES
 from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.match.openings import Opening, load_openings
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
+from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, start_engine
 
@@ -72,7 +73,7 @@ class GameGenerator:
     def _record(self, index: int, seed: int, packed_weights: np.ndarray):
         """record() without the error translation."""
         config = self.config
-        self.searcher.set_weights(Weights(packed_weights[:N_FEATURES], packed_weights[N_FEATURES:]))
+        self.searcher.set_evaluation(Weights(packed_weights[:N_FEATURES], packed_weights[N_FEATURES:]))
         rng = random.Random(seed)
         if config.source == "pgn":
             game = config.pgn_games[self.pgn_order[index % len(config.pgn_games)]]
@@ -81,7 +82,7 @@ class GameGenerator:
         label = f"{config.source} game {index + 1}"
         if config.source == "selfplay":
             return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
-                                   config.with_leaves, label)
+                                   RecordBuilder(config.with_leaves), label)
         mentor = EngineSpec(tuple(parse_engine_command(config.mentor)), "mentor")
         start = functools.partial(start_engine, mentor, handshake_timeout_s=config.mentor_timeout_s,
                                   ready_timeout_s=config.mentor_timeout_s, own_process_group=True)

@@ -41,21 +41,23 @@ def _explore(position, move, epsilon, rng):
     return rng.choice(position.legal_moves()) if rng.random() < epsilon else move
 
 
-def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, with_leaves: bool, label: str):
+def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder, label: str):
     """A game of our search against itself from `opening` (match.openings.Opening) at `nodes` per move, exploring
     with `epsilon`; `searchers` = (white's, black's) search.Searcher (one object twice in self-play, two with
-    different weights in a match). Adjudicated when the mover's search score reaches ADJUDICATION_CP (or mate) and
-    drawn after MAX_PLIES."""
+    different weights in a match). Each position before a move goes to `builder.add(position, search_result)`; the
+    game's end to `builder.build(white's result, label)`, whose value is returned. Adjudicated when the mover's
+    search score reaches ADJUDICATION_CP (or mate) and drawn after MAX_PLIES."""
     board = opening.board()
     position = Position.from_board(board)
-    builder = RecordBuilder(with_leaves)
     for searcher in set(searchers):
         searcher.clear()
     result = _outcome_value(board)
-    while result is None and len(builder.played) < MAX_PLIES:
+    plies = 0
+    while result is None and plies < MAX_PLIES:
         searcher = searchers[0] if position.white_to_move else searchers[1]
         found = searcher.search(position, SearchLimits(nodes=nodes))
         builder.add(position, found)
+        plies += 1
         if found.is_mate or abs(found.score) >= ADJUDICATION_CP:
             result = float((found.score > 0) == position.white_to_move)
             break

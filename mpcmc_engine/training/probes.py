@@ -16,6 +16,7 @@ from mpcmc_engine.match.openings import load_openings, scheduled
 from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
 from mpcmc_engine.match.tally import Tally
 from mpcmc_engine.training.play import selfplay_record
+from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 
@@ -32,16 +33,17 @@ class MatchProbe:
         self.nodes = nodes
         self.measured = Searcher(hash_mb=PROBE_HASH_MB, threads=1)
         self.reference = Searcher(hash_mb=PROBE_HASH_MB, threads=1)
-        self.reference.set_weights(reference)
+        self.reference.set_evaluation(reference)
 
     def measure(self, weights: Weights) -> dict:
         """{"score", "elo", "elo_low", "elo_high", "match_games"} of `weights` against the reference."""
-        self.measured.set_weights(weights)
+        self.measured.set_evaluation(weights)
         tally = Tally()
         for index in range(2 * self.pairs):
             opening, measured_white = scheduled(self.openings, index)
             searchers = (self.measured, self.reference) if measured_white else (self.reference, self.measured)
-            white_result = selfplay_record(opening, searchers, self.nodes, 0.0, random.Random(index), False, "").result
+            white_result = selfplay_record(opening, searchers, self.nodes, 0.0, random.Random(index),
+                                           RecordBuilder(False), "").result
             tally.add(index, white_result if measured_white else 1.0 - white_result)
         estimate = estimate_elo(tally.pentanomial(), PENTANOMIAL_VALUES)
         return {"score": estimate.score, "elo": estimate.elo, "elo_low": estimate.low, "elo_high": estimate.high,
@@ -59,7 +61,7 @@ class WacProbe:
 
     def measure(self, weights: Weights) -> dict:
         """{"wac_solved", "wac_total"}: positions solved with `weights`, of those tried."""
-        self.searcher.set_weights(weights)
+        self.searcher.set_evaluation(weights)
         solved = 0
         for suite_position in self.positions:
             self.searcher.clear()

@@ -13,7 +13,9 @@ import sys
 import traceback
 from typing import Optional
 
-from mpcmc_engine.eval.weights import Weights, load_default_weights, load_weights
+from mpcmc_engine.eval.eval_file import load_evaluation
+from mpcmc_engine.eval.network import Network
+from mpcmc_engine.eval.weights import Weights, load_default_weights
 from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
 from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.search.bench import BENCH_DEPTH
@@ -39,7 +41,7 @@ class Engine:
         self.searcher = Searcher(hash_mb=self.options["Hash"], threads=self.options["Threads"])
         self.tablebase = RootTablebase()
         self.mpcmc = MpcmcPlayer()
-        self.weights: Optional[Weights] = None  # None: the shipped weights
+        self.evaluation: Optional[Weights | Network] = None  # None: the shipped weights
         self._job: Optional[Job] = None
 
     def warm_up(self) -> None:
@@ -77,12 +79,13 @@ class Engine:
         self.searcher.clear()
 
     def load_eval_file(self, values: dict) -> None:
-        """EvalFile: load and check the weights file (ValueError: nothing changes), then evaluate with it."""
+        """EvalFile: load and check the weights or network file (ValueError: nothing changes), then evaluate with
+        it."""
         path = values["EvalFile"]
-        weights = None if path == DEFAULT_WEIGHTS else load_weights(path)
+        evaluation = None if path == DEFAULT_WEIGHTS else load_evaluation(path)
         self.finish_search()
-        self.searcher.set_weights(weights or load_default_weights())
-        self.weights = weights
+        self.searcher.set_evaluation(evaluation or load_default_weights())
+        self.evaluation = evaluation
 
     def open_tablebases(self, values: dict) -> None:
         """SyzygyPath: open the new tables (ValueError: the old ones stay), then close the old ones."""
@@ -116,11 +119,11 @@ class Engine:
         return self.game.describe()
 
     def explain(self):
-        """`eval`: the evaluation of the current position broken down by feature block (eval.explain)."""
+        """`eval`: the evaluation of the current position, a linear one broken down by feature block (eval.explain)."""
         from mpcmc_engine.eval.explain import explain
 
         self.finish_search()
-        return explain(self.game.position.copy(), self.weights)
+        return explain(self.game.position.copy(), self.evaluation)
 
     # --- jobs on the search thread ---------------------------------------------------------------------------------
     def go(self, words: list, start_ns: int) -> None:

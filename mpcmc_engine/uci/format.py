@@ -77,10 +77,15 @@ def format_board(piece_at, fen: str, key: int, checkers: list) -> list:
 
 
 def format_explanation(explanation) -> list:
-    """The `eval` output as lines: one row per feature block (white's view), the phase and the totals."""
-    lines = [f"{'block':<12} {'mg':>8} {'eg':>8} {'tapered':>8}"]
-    lines += [f"{block.name:<12} {block.mg:>8} {block.eg:>8} {block.tapered:>8}" for block in explanation.blocks]
-    lines += [f"phase {explanation.phase} of 24",
+    """The `eval` output as lines: for a linear evaluation one row per feature block (white's view); for a network
+    its output; then the material balance, the phase and the totals."""
+    if explanation.kind == "network":
+        lines = [f"NNUE network output {explanation.total / 100:+.2f} (white side)"]
+    else:
+        lines = [f"{'block':<12} {'mg':>8} {'eg':>8} {'tapered':>8}"]
+        lines += [f"{block.name:<12} {block.mg:>8} {block.eg:>8} {block.tapered:>8}" for block in explanation.blocks]
+    lines += [f"material balance {explanation.material / 100:+.2f} (white side, P 1 N 3.2 B 3.3 R 5 Q 9)",
+              f"phase {explanation.phase} of 24",
               f"Final evaluation {explanation.total / 100:+.2f} (white side), "
               f"{explanation.side_to_move_score / 100:+.2f} (side to move)"]
     return lines

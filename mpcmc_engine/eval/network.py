@@ -1,0 +1,98 @@
+"""The neural evaluation's integer network and its versioned JSON file format.
+
+The network (NNUE style, inputs in mpcmc_engine.eval.network_features): for each view v (side to move s, other o)
+an accumulator acc_v = b1 + sum of the rows w1[i] of v's active inputs i (HIDDEN units, shared weights), clipped to
+[0, QA]; the output out = b2 + clip(acc_s) . w2[:HIDDEN] + clip(acc_o) . w2[HIDDEN:], and the score in centipawns
+for the side to move is out * OUTPUT_SCALE / (QA * QB), truncated toward zero. A float network with weights
+w1 / QA, b1 / QA, w2 / QB, b2 / (QA * QB) and clip to [0, 1] computes the same score (up to rounding): the trainer's
+model is that float network.
+
+A network file is {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB,
+"output_scale": OUTPUT_SCALE, "w1": [INPUTS * HIDDEN integers, input-major], "b1": [...], "w2": [...], "b2": int,
+"provenance": "..."}; every w1, b1, w2 value lies within +-INT16_LIMIT and b2 within +-B2_LIMIT. The loader refuses
+anything else with a ValueError that names the file and the reason.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mpcmc_engine.atomic_files import write_text_atomically
+from mpcmc_engine.eval.network_features import INPUTS
+
+FORMAT = "mpcmc-engine network"
+VERSION = 1
+HIDDEN = 128
+QA = 255              # accumulator scale: a float activation of 1.0 is QA
+QB = 64               # output-weight scale
+OUTPUT_SCALE = 400    # centipawns per unit of the float network's output
+INT16_LIMIT = 32767
+B2_LIMIT = 2 ** 31 - 1
+SHAPE_FIELDS = {"inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE}
+
+
+@dataclass
+class Network:
+    """Integer weights: w1 (INPUTS, HIDDEN), b1 (HIDDEN,), w2 (2 * HIDDEN,), all int64; b2 an int."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: int
+    provenance: str = ""
+
+
+def _check(condition, path, reason):
+    if not condition:
+        raise ValueError(f"network file {path}: {reason}")
+
+
+def _integers(data, name, length, limit, path) -> np.ndarray:
+    """data[name] as an int64 array, checked for length, type and bound."""
+    values = data.get(name)
+    _check(isinstance(values, list), path, f"'{name}' is missing or not a list")
+    _check(len(values) == length, path, f"'{name}' has {len(values)} values, the network needs {length}")
+    _check(all(isinstance(v, int) and not isinstance(v, bool) for v in values), path, f"'{name}' holds a non-integer")
+    array = np.array(values, dtype=np.int64)
+    outside = np.flatnonzero(np.abs(array) > limit)
+    _check(outside.size == 0, path,
+           f"'{name}'[{outside[0] if outside.size else 0}] is outside the bound of +-{limit}")
+    return array
+
+
+def network_from_json(data, path) -> Network:
+    """The Network of a parsed network file `data`; raise ValueError naming `path` and the reason when unusable."""
+    _check(isinstance(data, dict), path, "not a JSON object")
+    _check(data.get("format") == FORMAT, path, f"format is {data.get('format')!r}, expected {FORMAT!r}")
+    _check(data.get("version") == VERSION, path,
+           f"version is {data.get('version')!r}, expected {VERSION}: it was written for another network layout")
+    for field, expected in SHAPE_FIELDS.items():
+        _check(data.get(field) == expected, path,
+               f"'{field}' is {data.get(field)!r}; this engine's networks have {field} {expected}")
+    w1 = _integers(data, "w1", INPUTS * HIDDEN, INT16_LIMIT, path).reshape(INPUTS, HIDDEN)
+    b1 = _integers(data, "b1", HIDDEN, INT16_LIMIT, path)
+    w2 = _integers(data, "w2", 2 * HIDDEN, INT16_LIMIT, path)
+    b2 = data.get("b2")
+    _check(isinstance(b2, int) and not isinstance(b2, bool) and abs(b2) <= B2_LIMIT, path,
+           f"'b2' must be an integer within +-{B2_LIMIT}")
+    return Network(w1, b1, w2, int(b2), str(data.get("provenance", "")))
+
+
+def load_network(path) -> Network:
+    """Read and validate a network file; raise ValueError naming the file and the reason when it is unusable."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"network file {path}: cannot be read as JSON: {error}") from None
+    return network_from_json(data, path)
+
+
+def save_network(network: Network, path) -> None:
+    """Write `network` as a network file, atomically (temporary file, then rename)."""
+    data = {"format": FORMAT, "version": VERSION, **SHAPE_FIELDS,
+            "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)],
+            "b1": [int(v) for v in network.b1], "w2": [int(v) for v in network.w2], "b2": int(network.b2),
+            "provenance": network.provenance}
+    write_text_atomically(path, json.dumps(data, separators=(",", ":")) + "\n")

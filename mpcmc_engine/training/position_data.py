@@ -1,0 +1,73 @@
+"""Positions labelled by search, the neural trainer's data: a directory of chunk files written one at a time.
+
+A chunk `chunk-NNNNN.npz` holds the positions of a fixed number of self-play games, as arrays of equal length n:
+- `board`  uint8 (n, 64): the piece code (colour * 8 + type, 0 empty) on each square, a1 = 0;
+- `side`   uint8 (n,): the side to move (0 white, 1 black);
+- `score`  int16 (n,): the search's score in centipawns for the side to move, within +-SCORE_LIMIT (mates clipped);
+- `result` int8 (n,): the game's result for the side to move (1 won, 0 drawn, -1 lost).
+A chunk is written atomically (temporary file, then rename), so an interrupted run leaves only whole chunks and is
+resumed by generating the chunks that are missing.
+"""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SCORE_LIMIT = 3000
+CHUNK_PATTERN = "chunk-{:05d}.npz"
+
+
+@dataclass
+class Positions:
+    """Labelled positions (the arrays of the chunk format, concatenated)."""
+
+    board: np.ndarray
+    side: np.ndarray
+    score: np.ndarray
+    result: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.side)
+
+
+def chunk_path(directory, index: int) -> Path:
+    """The file of chunk `index` in `directory`."""
+    return Path(directory) / CHUNK_PATTERN.format(index)
+
+
+def write_chunk(directory, index: int, positions: Positions) -> None:
+    """Write chunk `index` atomically."""
+    target = chunk_path(directory, index)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(target.name + ".tmp.npz")
+    np.savez_compressed(temporary, board=positions.board.astype(np.uint8), side=positions.side.astype(np.uint8),
+                        score=np.clip(positions.score, -SCORE_LIMIT, SCORE_LIMIT).astype(np.int16),
+                        result=positions.result.astype(np.int8))
+    os.replace(temporary, target)
+
+
+def _read_chunk(path: Path) -> Positions:
+    """One chunk file, checked; ValueError names the file and the reason."""
+    try:
+        with np.load(path) as data:
+            arrays = {name: data[name] for name in ("board", "side", "score", "result")}
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"position chunk {path}: cannot be read: {error}") from None
+    n = len(arrays["side"])
+    shapes_ok = arrays["board"].shape == (n, 64) and all(len(arrays[k]) == n for k in ("score", "result"))
+    if not shapes_ok:
+        raise ValueError(f"position chunk {path}: arrays of different lengths or a board that is not 64 squares")
+    return Positions(**arrays)
+
+
+def load_positions(directory) -> Positions:
+    """Every chunk of `directory`, concatenated in chunk order; ValueError when there is none or one is unreadable."""
+    paths = sorted(Path(directory).glob("chunk-*.npz"))
+    paths = [path for path in paths if not path.name.endswith(".tmp.npz")]
+    if not paths:
+        raise ValueError(f"position data {directory}: no chunk-*.npz files")
+    chunks = [_read_chunk(path) for path in paths]
+    return Positions(*(np.concatenate([getattr(chunk, name) for chunk in chunks])
+                       for name in ("board", "side", "score", "result")))

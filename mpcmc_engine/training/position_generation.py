@@ -1,0 +1,154 @@
+"""Generating the neural trainer's data: self-play games of our search whose quiet positions are kept with the
+search's score and the game's result (format in mpcmc_engine.training.position_data).
+
+Chunk `index` holds games [index * games_per_chunk, (index + 1) * games_per_chunk), each played from an opening and
+a seed drawn from a generator seeded by (run seed, chunk index): a chunk's content depends only on the settings and
+its index, not on which worker played it nor on interruptions. Missing chunks are generated, existing ones kept, so
+an interrupted run resumes where it stopped. Worker processes ignore SIGINT (the main process stops the pool).
+"""
+
+import functools
+import multiprocessing
+import random
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from mpcmc_engine.bitboard.constants import KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, ST_BOARD
+from mpcmc_engine.bitboard.moves import move_kind, move_to
+from mpcmc_engine.match.openings import load_openings
+from mpcmc_engine.search.searcher import Searcher
+from mpcmc_engine.training.play import selfplay_record
+from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, write_chunk
+
+OPENINGS_READ = 20000   # openings read from a PGN book
+SEARCH_HASH_MB = 16
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """What `gen-positions` plays: games in chunks of games_per_chunk, nodes per move, exploration, openings."""
+
+    out: str
+    games: int
+    games_per_chunk: int
+    nodes: int
+    epsilon: float
+    openings: str
+    seed: int
+
+    def chunks(self) -> int:
+        """The number of chunks the run writes."""
+        return -(-self.games // self.games_per_chunk)
+
+
+def is_quiet(position, move: int) -> bool:
+    """Whether `move` (a legal core move of `position`) is neither a capture nor a promotion."""
+    kind = move_kind(move)
+    if kind in (KIND_PROMOTION, KIND_EN_PASSANT):
+        return False
+    return kind == KIND_CASTLE or position.st[ST_BOARD + move_to(move)] == 0
+
+
+class PositionsBuilder:
+    """The selfplay_record builder that keeps quiet positions: not in check, a best move that is neither capture nor
+    promotion, no mate score."""
+
+    def __init__(self) -> None:
+        self.boards: list = []
+        self.sides: list = []
+        self.scores: list = []
+
+    def add(self, position, found) -> None:
+        """Keep `position` with the score of `found` (its SearchResult) when it is quiet."""
+        if found.is_mate or position.is_check() or not is_quiet(position, found.best_move):
+            return
+        self.boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
+        self.sides.append(0 if position.white_to_move else 1)
+        self.scores.append(max(-SCORE_LIMIT, min(SCORE_LIMIT, found.score)))
+
+    def build(self, white_result: float, label: str) -> Positions:
+        """The kept positions with the game's result (1, 0.5, 0 for white) for each one's side to move."""
+        sides = np.array(self.sides, dtype=np.uint8)
+        white_value = int(round(2 * white_result - 1))
+        results = np.where(sides == 0, white_value, -white_value).astype(np.int8)
+        boards = np.array(self.boards, dtype=np.uint8).reshape(len(self.boards), 64)
+        return Positions(boards, sides, np.array(self.scores, dtype=np.int16), results)
+
+
+@functools.lru_cache(maxsize=2)
+def _openings(path: str, seed: int) -> list:
+    """The openings of `path` (the start position when empty), read once per process."""
+    return load_openings(path or None, OPENINGS_READ, seed)
+
+
+def generate_chunk(settings: GenerationSettings, index: int, searcher: Searcher) -> int:
+    """Play chunk `index`'s games, write its file; return the number of positions kept."""
+    openings = _openings(settings.openings, settings.seed)
+    rng = np.random.default_rng([settings.seed, index])
+    first = index * settings.games_per_chunk
+    parts = []
+    for game in range(first, min(first + settings.games_per_chunk, settings.games)):
+        opening = openings[int(rng.integers(len(openings)))]
+        moves_rng = random.Random(int(rng.integers(2 ** 62)))
+        parts.append(selfplay_record(opening, (searcher, searcher), settings.nodes, settings.epsilon, moves_rng,
+                                     PositionsBuilder(), f"game {game + 1}"))
+    positions = Positions(*(np.concatenate([getattr(part, name) for part in parts])
+                            for name in ("board", "side", "score", "result")))
+    write_chunk(settings.out, index, positions)
+    return len(positions)
+
+
+_WORKER_SEARCHER = None
+
+
+def _start_worker() -> None:
+    """Worker process initialiser: ignore SIGINT, build the searcher."""
+    global _WORKER_SEARCHER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_SEARCHER = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
+
+
+def _chunk_task(settings: GenerationSettings, index: int, searcher: Searcher) -> tuple:
+    """(games in the chunk, positions kept) of chunk `index`, generated with `searcher`."""
+    kept = generate_chunk(settings, index, searcher)
+    return min(settings.games_per_chunk, settings.games - index * settings.games_per_chunk), kept
+
+
+def _worker_chunk(task) -> tuple:
+    """Worker process: _chunk_task of one (settings, index) task."""
+    settings, index = task
+    assert _WORKER_SEARCHER is not None  # built by _start_worker
+    return _chunk_task(settings, index, _WORKER_SEARCHER)
+
+
+def missing_chunks(settings: GenerationSettings) -> list:
+    """The chunk indices whose files do not exist yet."""
+    return [index for index in range(settings.chunks()) if not chunk_path(settings.out, index).exists()]
+
+
+def generate_positions(settings: GenerationSettings, workers: int, progress) -> int:
+    """Generate every missing chunk with `workers` processes; `progress(games, positions)` after each chunk; return
+    the positions kept by this call."""
+    todo = missing_chunks(settings)
+    total = 0
+    if workers <= 1:
+        searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
+        for index in todo:
+            games, kept = _chunk_task(settings, index, searcher)
+            total += kept
+            progress(games, kept)
+        return total
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_start_worker) as pool:
+        try:
+            for games, kept in pool.map(_worker_chunk, [(settings, index) for index in todo]):
+                total += kept
+                progress(games, kept)
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
+    return total
+

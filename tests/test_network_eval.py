@@ -1,0 +1,242 @@
+"""The neural evaluation in the engine: incremental accumulators against a full refresh, colour symmetry, a network
+computed by hand, the file format's refusals, and the search with a network."""
+
+import json
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from mpcmc_engine.bitboard.constants import BLACK, PAWN, QUEEN, WHITE
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
+from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, QA, QB, Network, load_network, save_network
+from mpcmc_engine.eval.network_eval import ACC_PAIR, copy_pair, network_output, refresh_pair, update_after_move
+from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, bucket_flip, input_index
+from mpcmc_engine.search.limits import SearchLimits
+from mpcmc_engine.search.searcher import Searcher
+from tests.test_uci_protocol import legal_bestmove, start
+
+
+def random_network(seed=3, scale=60):
+    """A network with random weights of a size where activations are often clipped both ways."""
+    rng = np.random.default_rng(seed)
+    return Network(rng.integers(-scale, scale + 1, (INPUTS, HIDDEN)), rng.integers(-scale, 2 * scale, HIDDEN),
+                   rng.integers(-127, 128, 2 * HIDDEN), int(rng.integers(-5000, 5000)), "random")
+
+
+# Games that exercise every kind of accumulator change: castling both ways (kings crossing buckets or not), en
+# passant, promotions with and without capture, king walks across the d/e boundary.
+SPECIAL_LINES = [
+    ("r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1", "e1c1 e8g8 c1b1 g8h8 d1e1"),
+    ("r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1", "e1g1 e8c8"),
+    ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6 e8d7 e1d2 d7d6"),
+    ("1n6/P6k/8/8/8/8/1p6/R3K3 w - - 0 1", "a7b8q b2a1n b8c8 h7g6"),
+    ("8/8/3k4/8/8/4K3/8/8 w - - 0 1", "e3d3 d6e6 d3e4 e6d6 e4d4 d6c6 d4e5"),
+]
+
+
+def engine_moves(position, texts):
+    """The engine's move integers of the UCI moves `texts` played from `position` (which is left after them)."""
+    moves = []
+    for text in texts:
+        moves.append(position.parse_uci(text))
+        position.push(moves[-1])
+    return moves
+
+
+def accumulator_walk(position, params, moves):
+    """Play `moves` (engine move ints) with incremental pairs; after each, assert equality with a refresh."""
+    acc = np.zeros(ACC_PAIR * (len(moves) + 1), dtype=np.int64)
+    refresh_pair(position.bb, position.st, params, acc, 0)
+    fresh = np.zeros(ACC_PAIR, dtype=np.int64)
+    for ply, move in enumerate(moves):
+        position.push(move)
+        update_after_move(position.bb, position.st, params, acc, ply * ACC_PAIR, (ply + 1) * ACC_PAIR)
+        refresh_pair(position.bb, position.st, params, fresh, 0)
+        assert np.array_equal(acc[(ply + 1) * ACC_PAIR:(ply + 2) * ACC_PAIR], fresh), position.fen()
+        side = 0 if position.white_to_move else 1
+        assert network_output(params, acc, (ply + 1) * ACC_PAIR, side) == evaluate(
+            position.tab, position.bb, position.st, params)
+
+
+@pytest.mark.parametrize("fen,line", SPECIAL_LINES)
+def test_incremental_accumulators_equal_a_refresh_on_special_moves(fen, line):
+    params = evaluation_array(random_network())
+    accumulator_walk(Position(fen), params, engine_moves(Position(fen), line.split()))
+
+
+def test_incremental_accumulators_equal_a_refresh_on_random_games():
+    params = evaluation_array(random_network(seed=5))
+    rng = random.Random(11)
+    kinds = {"castle": 0, "en_passant": 0, "promotion": 0, "bucket": 0}
+    for _ in range(30):
+        board = chess.Board()
+        for _ in range(rng.randrange(40, 160)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            special = [m for m in legal if board.is_castling(m) or board.is_en_passant(m) or m.promotion]
+            move = rng.choice(special if special and rng.random() < 0.7 else legal)
+            kinds["castle"] += board.is_castling(move)
+            kinds["en_passant"] += board.is_en_passant(move)
+            kinds["promotion"] += move.promotion is not None
+            piece = board.piece_at(move.from_square)
+            if piece.piece_type == chess.KING:
+                kinds["bucket"] += (chess.square_file(move.from_square) < 4) != (chess.square_file(move.to_square) < 4)
+            board.push(move)
+        accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
+    assert all(count > 0 for count in kinds.values()), kinds
+
+
+def test_a_null_move_copies_the_pair():
+    params = evaluation_array(random_network())
+    position = Position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    acc = np.zeros(2 * ACC_PAIR, dtype=np.int64)
+    refresh_pair(position.bb, position.st, params, acc, 0)
+    copy_pair(acc, 0, ACC_PAIR)
+    assert np.array_equal(acc[:ACC_PAIR], acc[ACC_PAIR:])
+
+
+def mirrored_fen(board):
+    """The colour-flipped position (python-chess mirror: board flipped vertically, colours and side swapped)."""
+    return board.mirror().fen()
+
+
+def test_colour_symmetry_of_the_network():
+    """A position and its colour-flipped twin score the same for their side to move."""
+    params = evaluation_array(random_network(seed=8))
+    rng = random.Random(4)
+    for _ in range(40):
+        board = chess.Board()
+        for _ in range(rng.randrange(2, 80)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+        position = Position(board.fen())
+        twin = Position(mirrored_fen(board))
+        assert evaluate(position.tab, position.bb, position.st, params) == evaluate(
+            twin.tab, twin.bb, twin.st, params), board.fen()
+
+
+def test_horizontal_mirror_symmetry_of_the_buckets():
+    """The inputs mirror a view whose king is on files a-d, so a position and its left-right mirror score alike."""
+    params = evaluation_array(random_network(seed=9))
+    fen = "2kr3r/ppp2ppp/2n5/3q4/8/2N5/PPP2PPP/2KR3R w - - 0 1"
+    board = chess.Board(fen)
+    position = Position(fen)
+    twin = Position(board.transform(chess.flip_horizontal).fen())
+    assert evaluate(position.tab, position.bb, position.st, params) == evaluate(twin.tab, twin.bb, twin.st, params)
+
+
+def test_input_indices_by_hand():
+    assert bucket_flip(WHITE, 4) == 0          # white king e1: files e-h, no mirror
+    assert bucket_flip(WHITE, 2) == 7          # white king c1: mirrored
+    assert bucket_flip(BLACK, 60) == 56        # black king e8: vertical flip only
+    assert bucket_flip(BLACK, 58) == 63        # black king c8: both
+    # a white pawn on e2 seen by white (king e1) and by black (king e8)
+    assert input_index(WHITE, 0, WHITE * 8 + PAWN, 12) == 12
+    assert input_index(BLACK, 56, WHITE * 8 + PAWN, 12) == INPUTS_PER_OWNER + (12 ^ 56)
+    assert input_index(WHITE, 7, BLACK * 8 + QUEEN, 59) == INPUTS_PER_OWNER + 4 * 64 + (59 ^ 7)
+
+
+def test_a_network_computed_by_hand():
+    """Two hidden units, two inputs used: the output follows the formula in eval/network.py."""
+    w1 = np.zeros((INPUTS, HIDDEN), dtype=np.int64)
+    b1 = np.zeros(HIDDEN, dtype=np.int64)
+    w2 = np.zeros(2 * HIDDEN, dtype=np.int64)
+    # white king e1, black king e8, white queen d1: from white's view the queen is own (d1 = 3), no mirror;
+    # from black's view it is the other side's, vertically flipped (d8 = 59), no mirror (black king e8).
+    queen_white_view = input_index(WHITE, bucket_flip(WHITE, 4), WHITE * 8 + QUEEN, 3)
+    queen_black_view = input_index(BLACK, bucket_flip(BLACK, 60), WHITE * 8 + QUEEN, 3)
+    w1[queen_white_view, 0] = 200     # own queen: unit 0 at 200 (below QA)
+    w1[queen_black_view, 1] = 400     # enemy queen: unit 1 at 400, clipped to QA = 255
+    b1[0] = 10
+    w2[0] = 3                         # side to move's unit 0
+    w2[HIDDEN + 1] = -2               # other side's unit 1
+    w2[1] = 5                         # side to move's unit 1
+    network = Network(w1, b1, w2, 1000)
+    params = evaluation_array(network)
+    white = Position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    # white to move: own view units (210, 0+b1[1]=0), other (black) view units (10, 255)
+    expected_out = 1000 + 210 * 3 + 0 * 5 + 255 * -2
+    expected = int(expected_out * OUTPUT_SCALE / (QA * QB))
+    assert evaluate(white.tab, white.bb, white.st, params) == expected
+    black = Position("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
+    # black to move: own (black) view units (10, 255), other (white) view (210, 0)
+    expected_out = 1000 + 10 * 3 + 255 * 5 + 0 * -2
+    assert evaluate(black.tab, black.bb, black.st, params) == int(expected_out * OUTPUT_SCALE / (QA * QB))
+
+
+def test_network_file_round_trip_and_refusals(tmp_path):
+    network = random_network()
+    path = tmp_path / "net.json"
+    save_network(network, path)
+    loaded = load_network(path)
+    assert np.array_equal(loaded.w1, network.w1) and np.array_equal(loaded.w2, network.w2)
+    assert loaded.b2 == network.b2
+    data = json.loads(path.read_text())
+    for field, value, reason in [("hidden", 256, "'hidden' is 256"), ("version", 99, "version is 99"),
+                                 ("b1", [0] * 3, "'b1' has 3 values"), ("format", "x", "format is 'x'")]:
+        broken = dict(data, **{field: value})
+        bad = tmp_path / f"bad-{field}.json"
+        bad.write_text(json.dumps(broken))
+        with pytest.raises(ValueError, match=reason) as error:
+            load_network(bad)
+        assert str(bad) in str(error.value)
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(path.read_text()[:1000])
+    with pytest.raises(ValueError, match="cannot be read as JSON"):
+        load_network(truncated)
+
+
+def test_the_search_with_a_network_plays_legal_moves_and_agrees_with_its_evaluation():
+    """A fixed-depth search with a network: the engine's incremental evaluation at the PV's end equals the
+    evaluation from scratch (a 1-ply search's score is the best child's static evaluation after quiescence)."""
+    network = random_network(seed=12, scale=20)
+    searcher = Searcher(hash_mb=4)
+    searcher.set_evaluation(network)
+    assert searcher._weights[0] == KIND_NETWORK
+    position = Position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    result = searcher.search(position, SearchLimits(depth=5))
+    assert result.best_move in position.legal_moves()
+    quiet = Position("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    params = evaluation_array(network)
+    best = -10 ** 9
+    for move in quiet.legal_moves():
+        child = quiet.copy()
+        child.push(move)
+        best = max(best, -evaluate(child.tab, child.bb, child.st, params))
+    searcher.clear()
+    assert searcher.search(quiet, SearchLimits(depth=1)).score == best
+
+
+def test_uci_loads_a_network_refuses_a_corrupt_one_and_keeps_playing(raw_engine, tmp_path):
+    """EvalFile takes a network file; a corrupt or mismatched one is refused with `info string error` naming the
+    file, and the engine goes on with the network it had."""
+    engine, _ = start(raw_engine)
+    good = tmp_path / "net.json"
+    save_network(random_network(seed=21, scale=20), good)
+    engine.send(f"setoption name EvalFile value {good}", "position startpos moves e2e4", "eval")
+    lines = engine.read_until("Final evaluation")
+    assert any(line.startswith("NNUE network output") for line in lines), lines
+    assert any(line.startswith("material balance +0.00") for line in lines), lines
+    evaluation = lines[-1]
+    data = json.loads(good.read_text())
+    mismatched = tmp_path / "mismatched.json"
+    mismatched.write_text(json.dumps(dict(data, hidden=64)))
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text(good.read_text()[:5000])
+    for bad in (mismatched, corrupt):
+        engine.send(f"setoption name EvalFile value {bad}", "isready")
+        lines = engine.read_until("readyok")
+        errors = [line for line in lines if line.startswith("info string error")]
+        assert len(errors) == 1 and str(bad) in errors[0], lines
+    engine.send("eval")
+    assert engine.read_until("Final evaluation")[-1] == evaluation
+    engine.send("go depth 4")
+    board = chess.Board()
+    board.push_uci("e2e4")
+    legal_bestmove(engine.read_until("bestmove", timeout=30), board)
