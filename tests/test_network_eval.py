@@ -12,7 +12,7 @@ from mpcmc_engine.bitboard.constants import BLACK, PAWN, QUEEN, WHITE
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
 from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, QA, QB, Network, load_network, save_network
-from mpcmc_engine.eval.network_eval import ACC_PAIR, copy_pair, network_output, refresh_pair, update_after_move
+from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
 from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, bucket_flip, input_index
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
@@ -46,19 +46,25 @@ def engine_moves(position, texts):
     return moves
 
 
-def accumulator_walk(position, params, moves):
-    """Play `moves` (engine move ints) with incremental pairs; after each, assert equality with a refresh."""
-    acc = np.zeros(ACC_PAIR * (len(moves) + 1), dtype=np.int64)
-    refresh_pair(position.bb, position.st, params, acc, 0)
-    fresh = np.zeros(ACC_PAIR, dtype=np.int64)
-    for ply, move in enumerate(moves):
+def accumulator_walk(position, params, moves, evaluated_plies=None):
+    """Play `moves` (engine move ints) recorded for incremental sums, evaluating at `evaluated_plies` (every ply when
+    None, so that each is computed from its parent; otherwise the plies between are caught up lazily); at each
+    evaluated ply, assert equality of the sums and the score with a refresh."""
+    base = 3  # any offset in the array
+    acc = np.zeros(base + PLY_SLOTS * (len(moves) + 1), dtype=np.int64)
+    refresh_root(position.bb, position.st, params, acc, base)
+    fresh = np.zeros(PLY_SLOTS, dtype=np.int64)
+    sums, fresh_sums = acc.view(np.int32), fresh.view(np.int32)
+    for ply, move in enumerate(moves, start=1):
+        record_move(position.st, acc, base, ply - 1, move)
         position.push(move)
-        update_after_move(position.bb, position.st, params, acc, ply * ACC_PAIR, (ply + 1) * ACC_PAIR)
-        refresh_pair(position.bb, position.st, params, fresh, 0)
-        assert np.array_equal(acc[(ply + 1) * ACC_PAIR:(ply + 2) * ACC_PAIR], fresh), position.fen()
-        side = 0 if position.white_to_move else 1
-        assert network_output(params, acc, (ply + 1) * ACC_PAIR, side) == evaluate(
-            position.tab, position.bb, position.st, params)
+        if evaluated_plies is not None and ply not in evaluated_plies and ply != len(moves):
+            continue
+        score = network_score(position.bb, position.st, params, acc, base, ply)
+        refresh_root(position.bb, position.st, params, fresh, 0)
+        at, fresh_at = sums_at(base, ply, WHITE), sums_at(0, 0, WHITE)
+        assert np.array_equal(sums[at:at + 2 * HIDDEN], fresh_sums[fresh_at:fresh_at + 2 * HIDDEN]), position.fen()
+        assert score == evaluate(position.tab, position.bb, position.st, params)
 
 
 @pytest.mark.parametrize("fen,line", SPECIAL_LINES)
@@ -86,17 +92,21 @@ def test_incremental_accumulators_equal_a_refresh_on_random_games():
             if piece.piece_type == chess.KING:
                 kinds["bucket"] += (chess.square_file(move.from_square) < 4) != (chess.square_file(move.to_square) < 4)
             board.push(move)
-        accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
+        texts = [move.uci() for move in board.move_stack]
+        accumulator_walk(Position(), params, engine_moves(Position(), texts))
+        accumulator_walk(Position(), params, engine_moves(Position(), texts), set(range(0, len(texts), 7)))
     assert all(count > 0 for count in kinds.values()), kinds
 
 
-def test_a_null_move_copies_the_pair():
+def test_a_null_move_keeps_the_sums():
     params = evaluation_array(random_network())
     position = Position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    acc = np.zeros(2 * ACC_PAIR, dtype=np.int64)
-    refresh_pair(position.bb, position.st, params, acc, 0)
-    copy_pair(acc, 0, ACC_PAIR)
-    assert np.array_equal(acc[:ACC_PAIR], acc[ACC_PAIR:])
+    acc = np.zeros(2 * PLY_SLOTS, dtype=np.int64)
+    refresh_root(position.bb, position.st, params, acc, 0)
+    record_move(position.st, acc, 0, 0, 0)
+    network_score(position.bb, position.st, params, acc, 0, 1)
+    sums = acc.view(np.int32)
+    assert np.array_equal(sums[sums_at(0, 0, WHITE):][:2 * HIDDEN], sums[sums_at(0, 1, WHITE):][:2 * HIDDEN])
 
 
 def mirrored_fen(board):

@@ -1,158 +1,230 @@
 """The network evaluation in numba: its parameter array, the accumulators and the output.
 
-The evaluation array of a network (see mpcmc_engine.eval.evaluate for its kind slot) holds, from P_W1 on, the rows of
-w1 (input-major, HIDDEN values a row), then b1, w2 and b2 (mpcmc_engine.eval.network). An accumulator pair is
-2 * HIDDEN int64 slots of some array `acc` from offset `base`: the white view's HIDDEN sums, then the black view's.
+The evaluation array of a network (int64; see mpcmc_engine.eval.evaluate for its kind slot) holds b2 in slot P_B2 and,
+read as int16 from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values a row), then b1 and w2
+(mpcmc_engine.eval.network): 200 KB of weights, which stay in the CPU's cache.
 
-The search keeps one pair a ply (in its work array) and updates it incrementally: after a move, the child's pair is
-the parent's minus the rows of the inputs that disappeared plus those that appeared (`update_after_move`); a view
-whose king crossed into the other king bucket is computed afresh (`refresh_view`); a null move copies the pair.
-`evaluate_network` computes everything from scratch (for callers outside the search) and equals, by test, the
-incremental result.
+An *accumulator array* (int64) holds PLY_SLOTS slots a ply from some offset `base`: a computed flag for each view, the
+record of the change (pieces lifted and put down) made by the move that led to the ply, and the sums: HIDDEN int32
+values of the white view, then HIDDEN of the black view, in the int64 slots from A_SUMS on read as int32. The search
+records every move before it makes it (`record_move`) and computes the sums lazily, when a position is evaluated
+(`network_score`): a view's sums follow from its nearest computed ancestor's by the recorded changes (the plies between
+are computed on the way), or are computed from scratch (`refresh_view`) when that view's king changed bucket.
+`evaluate_network` computes everything from scratch for callers outside the search and equals, by test, the
+incremental result. The loops run over array slices so that they compile to SIMD code.
 """
 
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
-    BB_ALL, BLACK, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, PAWN, ROOK, ST_BOARD, ST_PLY, ST_SIDE,
-    ST_UNDO, U1, U_CAPTURED, U_MOVE, UNDO_SIZE, WHITE,
+    BB_ALL, BLACK, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, PAWN, ROOK, ST_BOARD, ST_SIDE, U1, WHITE,
 )
 from mpcmc_engine.bitboard.makemove import castling_destinations
-from mpcmc_engine.bitboard.moves import move_from, move_kind, move_to
+from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, QA, QB, Network
 from mpcmc_engine.eval.network_features import INPUTS, bucket_flip, input_index
 from mpcmc_engine.jit import jit
 from mpcmc_engine.jit.intrinsics import lsb
 
-P_W1 = 1                           # slot 0 is the evaluation kind (mpcmc_engine.eval.evaluate)
-P_B1 = P_W1 + INPUTS * HIDDEN
-P_W2 = P_B1 + HIDDEN
-P_B2 = P_W2 + 2 * HIDDEN
-NETWORK_ARRAY_SIZE = P_B2 + 1
-ACC_PAIR = 2 * HIDDEN              # slots of one accumulator pair
-NONE = -1                          # no input (update_after_move's optional rows)
+P_B2 = 1                           # int64 slots: 0 is the evaluation kind (mpcmc_engine.eval.evaluate), 1 is b2
+N_W1 = 8                           # int16 indices (from int64 slot 2 on)
+N_B1 = N_W1 + INPUTS * HIDDEN
+N_W2 = N_B1 + HIDDEN
+NETWORK_ARRAY_SIZE = (N_W2 + 2 * HIDDEN + 3) // 4   # in int64 slots
+NONE = -1                          # no input (_apply_rows's optional rows)
+A_COMPUTED = 0                     # a ply's int64 slots: computed flags of both views, the change record, the sums
+A_CHANGE = 2
+C_MOVER, C_FROM, C_PLACED, C_TO, C_LIFTED, C_LIFTED_AT, C_EXTRA, C_EXTRA_AT = range(8)  # pieces; 0: none
+CHANGE_SLOTS = 8
+A_SUMS = A_CHANGE + CHANGE_SLOTS
+PLY_SLOTS = A_SUMS + HIDDEN        # 2 * HIDDEN int32 sums in HIDDEN int64 slots
 
 
 def network_array(network: Network, kind: int) -> np.ndarray:
     """The evaluation array of `network` with `kind` in slot 0."""
     array = np.zeros(NETWORK_ARRAY_SIZE, dtype=np.int64)
     array[0] = kind
-    array[P_W1:P_B1] = np.asarray(network.w1, dtype=np.int64).reshape(-1)
-    array[P_B1:P_W2] = network.b1
-    array[P_W2:P_B2] = network.w2
     array[P_B2] = network.b2
+    weights = array.view(np.int16)
+    weights[N_W1:N_B1] = np.asarray(network.w1).reshape(-1)
+    weights[N_B1:N_W2] = network.b1
+    weights[N_W2:N_W2 + 2 * HIDDEN] = network.w2
     return array
 
 
-@jit("void(uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)")
-def refresh_view(bb, st, params, acc, base, view):
-    """Compute `view`'s accumulator of the position from scratch into acc[base + view * HIDDEN:][:HIDDEN]."""
-    target = base + view * HIDDEN
+@jit("int64(int64, int64, int64)", inline="always")
+def sums_at(base, ply, view):
+    """The int32 index of `view`'s sums of `ply` in an accumulator array whose plies start at int64 slot `base`."""
+    return 2 * (base + ply * PLY_SLOTS + A_SUMS) + view * HIDDEN
+
+
+@jit("void(uint64[::1], int64[::1], int16[::1], int32[::1], int64, int64)")
+def refresh_view(bb, st, net, sums, at, view):
+    """Compute `view`'s sums of the position from scratch into sums[at:at + HIDDEN] (net: the evaluation array read
+    as int16)."""
+    target = sums[at:at + HIDDEN]
+    bias = net[N_B1:N_B1 + HIDDEN]
     for j in range(HIDDEN):
-        acc[target + j] = params[P_B1 + j]
+        target[j] = bias[j]
     flip = bucket_flip(view, lsb(bb[view * 8 + KING]))
     occupied = bb[BB_ALL]
     while occupied:
         square = lsb(occupied)
-        row = P_W1 + input_index(view, flip, st[ST_BOARD + square], square) * HIDDEN
+        start = N_W1 + input_index(view, flip, st[ST_BOARD + square], square) * HIDDEN
+        row = net[start:start + HIDDEN]
         for j in range(HIDDEN):
-            acc[target + j] += params[row + j]
+            target[j] += row[j]
         occupied &= occupied - U1
 
 
-@jit("void(int64[::1], int64[::1], int64, int64, int64, int64, int64, int64)")
-def _apply_rows(params, acc, parent, child, removed, removed2, added, added2):
-    """acc[child:][:HIDDEN] = acc[parent:][:HIDDEN] - rows removed, removed2 + rows added, added2 (NONE: absent;
-    `removed` and `added` are always present)."""
-    first = P_W1 + removed * HIDDEN
-    second = P_W1 + added * HIDDEN
+@jit("void(int16[::1], int32[::1], int64, int64, int64, int64, int64, int64)")
+def _apply_rows(net, sums, parent, child, removed, removed2, added, added2):
+    """sums[child:][:HIDDEN] = sums[parent:][:HIDDEN] - rows removed, removed2 + rows added, added2 (NONE: absent;
+    a move always lifts and puts down one piece, so removed and added are present)."""
+    source = sums[parent:parent + HIDDEN]
+    target = sums[child:child + HIDDEN]
+    lifted = net[N_W1 + removed * HIDDEN:N_W1 + (removed + 1) * HIDDEN]
+    put = net[N_W1 + added * HIDDEN:N_W1 + (added + 1) * HIDDEN]
     for j in range(HIDDEN):
-        acc[child + j] = acc[parent + j] - params[first + j] + params[second + j]
+        target[j] = source[j] - lifted[j] + put[j]
     if removed2 != NONE:
-        row = P_W1 + removed2 * HIDDEN
+        row = net[N_W1 + removed2 * HIDDEN:N_W1 + (removed2 + 1) * HIDDEN]
         for j in range(HIDDEN):
-            acc[child + j] -= params[row + j]
+            target[j] -= row[j]
     if added2 != NONE:
-        row = P_W1 + added2 * HIDDEN
+        row = net[N_W1 + added2 * HIDDEN:N_W1 + (added2 + 1) * HIDDEN]
         for j in range(HIDDEN):
-            acc[child + j] += params[row + j]
+            target[j] += row[j]
 
 
-@jit("void(uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)")
-def update_after_move(bb, st, params, acc, parent, child):
-    """The pair at `child` for the position after the last move made (make_move), from the pair at `parent` of the
-    position before it."""
-    undo = ST_UNDO + (st[ST_PLY] - 1) * UNDO_SIZE
-    move = st[undo + U_MOVE]
-    captured = st[undo + U_CAPTURED]
-    us = 1 - st[ST_SIDE]
+@jit("void(int64[::1], int64[::1], int64, int64, int64)")
+def record_move(st, work, base, ply, move):
+    """Before make_move(move) at `ply`: write the change it makes as ply + 1's record in the accumulator array `work`
+    and mark ply + 1's sums as not computed. Move 0 records a null move (no change)."""
+    slot = base + (ply + 1) * PLY_SLOTS
+    work[slot + A_COMPUTED] = 0
+    work[slot + A_COMPUTED + 1] = 0
+    change = slot + A_CHANGE
+    if move == 0:
+        for i in range(CHANGE_SLOTS):
+            work[change + i] = 0
+        return
+    us = st[ST_SIDE]
     origin, target, kind = move_from(move), move_to(move), move_kind(move)
-    if kind == KIND_CASTLE:
-        mover = us * 8 + KING
+    mover = st[ST_BOARD + origin]
+    work[change + C_MOVER] = mover
+    work[change + C_FROM] = origin
+    work[change + C_EXTRA] = 0
+    work[change + C_LIFTED] = 0
+    if kind == KIND_CASTLE:  # encoded king takes rook
         king_to, rook_to = castling_destinations(us, target > origin)
-        extra_piece, extra_from, extra_to = us * 8 + ROOK, target, rook_to
-        placed, destination = mover, king_to
-        captured_square = -1
-    else:
-        placed = st[ST_BOARD + target]
-        mover = us * 8 + PAWN if kind == KIND_PROMOTION else placed
-        destination = target
-        extra_piece, extra_from, extra_to = 0, 0, 0
-        captured_square = -1
-        if kind == KIND_EN_PASSANT:
-            captured_square = target - 8 if us == WHITE else target + 8
-        elif captured != 0:
-            captured_square = target
-    for view in range(WHITE, BLACK + 1):
-        king_square = lsb(bb[view * 8 + KING])
-        flip = bucket_flip(view, king_square)
-        if mover == view * 8 + KING and flip != bucket_flip(view, origin):
-            refresh_view(bb, st, params, acc, child, view)
-            continue
-        removed2 = added2 = NONE
-        if extra_piece != 0:
-            removed2 = input_index(view, flip, extra_piece, extra_from)
-            added2 = input_index(view, flip, extra_piece, extra_to)
-        elif captured_square >= 0:
-            removed2 = input_index(view, flip, captured, captured_square)
-        _apply_rows(params, acc, parent + view * HIDDEN, child + view * HIDDEN,
-                    input_index(view, flip, mover, origin), removed2, input_index(view, flip, placed, destination),
-                    added2)
+        work[change + C_PLACED] = mover
+        work[change + C_TO] = king_to
+        work[change + C_LIFTED] = us * 8 + ROOK
+        work[change + C_LIFTED_AT] = target
+        work[change + C_EXTRA] = us * 8 + ROOK
+        work[change + C_EXTRA_AT] = rook_to
+        return
+    work[change + C_PLACED] = us * 8 + move_promotion(move) if kind == KIND_PROMOTION else mover
+    work[change + C_TO] = target
+    if kind == KIND_EN_PASSANT:
+        work[change + C_LIFTED] = (1 - us) * 8 + PAWN
+        work[change + C_LIFTED_AT] = target - 8 if us == WHITE else target + 8
+    elif st[ST_BOARD + target] != 0:
+        work[change + C_LIFTED] = st[ST_BOARD + target]
+        work[change + C_LIFTED_AT] = target
 
 
-@jit("void(int64[::1], int64, int64)")
-def copy_pair(acc, parent, child):
-    """The pair at `child` equal to the one at `parent` (after a null move: the same pieces)."""
-    for j in range(ACC_PAIR):
-        acc[child + j] = acc[parent + j]
+@jit("int64(int64, int64, int64, int64)", inline="always")
+def _input_or_none(view, flip, piece, square):
+    """input_index, or NONE for no piece (0)."""
+    return input_index(view, flip, piece, square) if piece != 0 else NONE
 
 
-@jit("int64(int64[::1], int64[::1], int64, int64)")
-def network_output(params, acc, base, side):
-    """The network's score in centipawns for `side` (the side to move) from the pair at `base`."""
-    own = base + side * HIDDEN
-    other = base + (1 - side) * HIDDEN
-    out = params[P_B2]
+@jit("void(uint64[::1], int64[::1], int16[::1], int64[::1], int32[::1], int64, int64, int64)")
+def ensure_view(bb, st, net, work, sums, base, ply, view):
+    """Make `view`'s sums of `ply` (the current position) computed: from the nearest computed ancestor by the
+    recorded changes (the plies between computed on the way), or from scratch when `view`'s king changed bucket.
+    `sums` is `work` read as int32."""
+    if work[base + ply * PLY_SLOTS + A_COMPUTED + view]:
+        return
+    own_king = view * 8 + KING
+    ancestor = ply
+    crossed = False
+    while not work[base + ancestor * PLY_SLOTS + A_COMPUTED + view]:
+        change = base + ancestor * PLY_SLOTS + A_CHANGE
+        if (work[change + C_MOVER] == own_king
+                and bucket_flip(view, work[change + C_FROM]) != bucket_flip(view, work[change + C_TO])):
+            crossed = True
+        ancestor -= 1
+    if crossed:
+        refresh_view(bb, st, net, sums, sums_at(base, ply, view), view)
+        work[base + ply * PLY_SLOTS + A_COMPUTED + view] = 1
+        return
+    flip = bucket_flip(view, lsb(bb[own_king]))
+    for child in range(ancestor + 1, ply + 1):
+        change = base + child * PLY_SLOTS + A_CHANGE
+        if work[change + C_MOVER] == 0:  # a null move
+            sums[sums_at(base, child, view):sums_at(base, child, view) + HIDDEN] = \
+                sums[sums_at(base, child - 1, view):sums_at(base, child - 1, view) + HIDDEN]
+        else:
+            _apply_rows(net, sums, sums_at(base, child - 1, view), sums_at(base, child, view),
+                        input_index(view, flip, work[change + C_MOVER], work[change + C_FROM]),
+                        _input_or_none(view, flip, work[change + C_LIFTED], work[change + C_LIFTED_AT]),
+                        input_index(view, flip, work[change + C_PLACED], work[change + C_TO]),
+                        _input_or_none(view, flip, work[change + C_EXTRA], work[change + C_EXTRA_AT]))
+        work[base + child * PLY_SLOTS + A_COMPUTED + view] = 1
+
+
+@jit("void(uint64[::1], int64[::1], int64[::1], int64[::1], int64)")
+def refresh_root(bb, st, params, work, base):
+    """Compute ply 0's sums (the search's root, the current position) from scratch into the accumulator array
+    `work`."""
+    sums = work.view(np.int32)
+    net = params.view(np.int16)
+    refresh_view(bb, st, net, sums, sums_at(base, 0, WHITE), WHITE)
+    refresh_view(bb, st, net, sums, sums_at(base, 0, BLACK), BLACK)
+    work[base + A_COMPUTED] = 1
+    work[base + A_COMPUTED + 1] = 1
+
+
+@jit("int64(int64[::1], int16[::1], int32[::1], int64, int64)")
+def network_output(params, net, sums, at, side):
+    """The network's score in centipawns for `side` (the side to move) from the computed sums of a ply (white view at
+    int32 index `at`, black view after it)."""
+    own = sums[at + side * HIDDEN:at + (side + 1) * HIDDEN]
+    other = sums[at + (1 - side) * HIDDEN:at + (2 - side) * HIDDEN]
+    own_weights = net[N_W2:N_W2 + HIDDEN]
+    other_weights = net[N_W2 + HIDDEN:N_W2 + 2 * HIDDEN]
+    total = 0
     for j in range(HIDDEN):
-        out += min(max(acc[own + j], 0), QA) * params[P_W2 + j]
+        value = own[j]
+        value = 0 if value < 0 else (QA if value > QA else value)
+        total += value * own_weights[j]
     for j in range(HIDDEN):
-        out += min(max(acc[other + j], 0), QA) * params[P_W2 + HIDDEN + j]
-    scaled = out * OUTPUT_SCALE
+        value = other[j]
+        value = 0 if value < 0 else (QA if value > QA else value)
+        total += value * other_weights[j]
+    scaled = (params[P_B2] + total) * OUTPUT_SCALE
     if scaled >= 0:
         return scaled // (QA * QB)
     return -((-scaled) // (QA * QB))
 
 
-@jit("void(uint64[::1], int64[::1], int64[::1], int64[::1], int64)")
-def refresh_pair(bb, st, params, acc, base):
-    """Both views' accumulators of the position from scratch into the pair at `base`."""
-    refresh_view(bb, st, params, acc, base, WHITE)
-    refresh_view(bb, st, params, acc, base, BLACK)
+@jit("int64(uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)")
+def network_score(bb, st, params, work, base, ply):
+    """The network's score of the current position, reached at `ply` from ply 0 with every move recorded in the
+    accumulator array `work`."""
+    sums = work.view(np.int32)
+    net = params.view(np.int16)
+    ensure_view(bb, st, net, work, sums, base, ply, WHITE)
+    ensure_view(bb, st, net, work, sums, base, ply, BLACK)
+    return network_output(params, net, sums, sums_at(base, ply, WHITE), st[ST_SIDE])
 
 
 @jit("int64(uint64[::1], int64[::1], int64[::1])")
 def evaluate_network(bb, st, params):
     """The network's score of the position for the side to move, computed from scratch."""
-    acc = np.empty(ACC_PAIR, dtype=np.int64)
-    refresh_pair(bb, st, params, acc, 0)
-    return network_output(params, acc, 0, st[ST_SIDE])
+    work = np.zeros(PLY_SLOTS, dtype=np.int64)
+    refresh_root(bb, st, params, work, 0)
+    return network_output(params, params.view(np.int16), work.view(np.int32), sums_at(0, 0, WHITE), st[ST_SIDE])

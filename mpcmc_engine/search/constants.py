@@ -1,7 +1,7 @@
 """Named constants of the search: score scale, bounds, and the slots of the control and work arrays."""
 
 from mpcmc_engine.bitboard.constants import MAX_MOVES
-from mpcmc_engine.eval.network import HIDDEN
+from mpcmc_engine.eval.network_eval import PLY_SLOTS
 
 MAX_PLY = 128                  # deepest search ply (the work arrays hold this many plies)
 MATE = 32000                   # score of giving mate now; mate at ply p scores MATE - p
@@ -41,8 +41,8 @@ W_COUNTER = W_EXCLUDED + MAX_PLY                # [piece * 64 + target of the pr
 W_CONTINUATION = W_COUNTER + 16 * 64         # [previous piece-target][piece-target]: continuation history
 W_MOVES = W_CONTINUATION + (16 * 64) ** 2    # [ply][MAX_MOVES]: move lists
 W_ORDER = W_MOVES + MAX_PLY * MAX_MOVES      # [ply][MAX_MOVES]: their ordering scores
-W_ACC = W_ORDER + MAX_PLY * MAX_MOVES        # [ply 0..MAX_PLY][view][HIDDEN]: network accumulators (eval.network_eval)
-WORK_SIZE = W_ACC + (MAX_PLY + 1) * 2 * HIDDEN
+W_ACC = W_ORDER + MAX_PLY * MAX_MOVES        # [ply 0..MAX_PLY][PLY_SLOTS]: network accumulators (eval.network_eval)
+WORK_SIZE = W_ACC + (MAX_PLY + 1) * PLY_SLOTS
 
 HISTORY_MAX = 16384           # history scores stay within (-HISTORY_MAX, HISTORY_MAX) (gravity updates)
 HISTORY_BONUS_SCALE = 16      # a cutoff at depth d moves its history by min(SCALE * d * d, BONUS_MAX)

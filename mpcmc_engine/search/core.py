@@ -23,7 +23,7 @@ from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_mov
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate
-from mpcmc_engine.eval.network_eval import ACC_PAIR, copy_pair, network_output, refresh_pair, update_after_move
+from mpcmc_engine.eval.network_eval import network_score, record_move, refresh_root
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
     HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
@@ -368,16 +368,16 @@ def is_improving(ws, ply, static_eval):
 def search_evaluate(tab, bb, st, weights, ws, ply):
     """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else evaluate()."""
     if weights[0] == KIND_NETWORK:
-        return network_output(weights, ws, W_ACC + ply * ACC_PAIR, st[ST_SIDE])
+        return network_score(bb, st, weights, ws, W_ACC, ply)
     return evaluate(tab, bb, st, weights)
 
 
 @jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
 def play(tab, bb, st, weights, ws, ply, move):
-    """make_move at `ply` of the search, with a network's accumulators of ply + 1 updated from those of `ply`."""
-    make_move(tab, bb, st, move)
+    """make_move at `ply` of the search, recorded for a network's accumulators."""
     if weights[0] == KIND_NETWORK:
-        update_after_move(bb, st, weights, ws, W_ACC + ply * ACC_PAIR, W_ACC + (ply + 1) * ACC_PAIR)
+        record_move(st, ws, W_ACC, ply, move)
+    make_move(tab, bb, st, move)
 
 
 @jit(QUIESCENCE_SIGNATURE)
@@ -504,7 +504,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         ws[W_MOVED + ply] = -1
         make_null_move(tab, bb, st)
         if weights[0] == KIND_NETWORK:
-            copy_pair(ws, W_ACC + ply * ACC_PAIR, W_ACC + (ply + 1) * ACC_PAIR)
+            record_move(st, ws, W_ACC, ply, 0)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
         if ws[S_ABORT]:
@@ -611,7 +611,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     ws[S_ROOT_DEPTH] = depth
     ws[W_EVAL] = EVAL_NONE  # unknown at the root: plies 2 and 3 count as improving
     if weights[0] == KIND_NETWORK:
-        refresh_pair(bb, st, weights, ws, W_ACC)
+        refresh_root(bb, st, weights, ws, W_ACC)
     if enter_node(ws, ctl, 0):
         return 0
     key = bb[BB_KEYS + st[ST_PLY]]
