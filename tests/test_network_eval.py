@@ -3,6 +3,9 @@ computed by hand, the file format's refusals, and the search with a network."""
 
 import json
 import random
+import re
+import subprocess
+import sys
 
 import chess
 import numpy as np
@@ -250,3 +253,20 @@ def test_uci_loads_a_network_refuses_a_corrupt_one_and_keeps_playing(raw_engine,
     board = chess.Board()
     board.push_uci("e2e4")
     legal_bestmove(engine.read_until("bestmove", timeout=30), board)
+
+
+def test_bench_measures_a_network_against_the_shipped_evaluation(tmp_path, engine_env):
+    network_file = tmp_path / "net.json"
+    save_network(random_network(seed=4, scale=20), network_file)
+    command = [sys.executable, "-m", "mpcmc_engine", "bench", "3", "--eval-file"]
+    finished = subprocess.run(command + [str(network_file)], capture_output=True, text=True, env=engine_env,
+                              timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    shipped, other = finished.stdout.strip().splitlines()
+    assert re.fullmatch(r"\d+ nodes \d+ nps", shipped)
+    assert re.fullmatch(rf"{re.escape(str(network_file))}: \d+ nodes \d+ nps; \d+\.\d+ x the shipped evaluation's "
+                        r"nodes/s", other)
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text("{")
+    finished = subprocess.run(command + [str(corrupt)], capture_output=True, text=True, env=engine_env, timeout=300)
+    assert finished.returncode == 2 and str(corrupt) in finished.stdout

@@ -15,20 +15,36 @@ def configure(parser):
     parser.add_argument("--algorithm", choices=("pvs", "mtdbi"), default="pvs", help="root search algorithm")
     parser.add_argument("--compare-stockfish", action="store_true",
                         help=f"also run `stockfish bench` ({STOCKFISH}) and print the speed ratio")
+    parser.add_argument("--eval-file", metavar="FILE",
+                        help="also search the bench with this evaluation file (linear weights or a network) and print "
+                             "its speed against the shipped evaluation's, measured in the same run")
     parser.add_argument("--perft", action="store_true",
                         help="perft speed against python-chess and Stockfish (/usr/games/stockfish) instead")
 
 
 def run(args) -> int:
-    """Run the chosen benchmark; exit status 0 (2 when Stockfish is asked for and missing)."""
+    """Run the chosen benchmark; exit status 0 (2 when Stockfish is asked for and missing, or the evaluation file is
+    unusable)."""
     if args.perft:
         from mpcmc_engine.tools.perft_benchmark import run_perft_benchmark
         run_perft_benchmark()
         return 0
-    from mpcmc_engine.search.bench import BENCH_DEPTH, run_bench
+    from mpcmc_engine.eval.eval_file import load_evaluation
+    from mpcmc_engine.search.bench import BENCH_DEPTH, bench_searcher, run_bench
 
+    try:
+        evaluation = load_evaluation(args.eval_file) if args.eval_file else None
+    except ValueError as error:
+        print(f"mpcmc-engine bench: error: {error}", flush=True)
+        return 2
     result = run_bench(args.depth or BENCH_DEPTH, args.algorithm)
     print(f"{result.nodes} nodes {result.nps} nps")
+    if evaluation is not None:
+        searcher = bench_searcher()
+        searcher.set_evaluation(evaluation)
+        other = run_bench(args.depth or BENCH_DEPTH, args.algorithm, searcher=searcher)
+        print(f"{args.eval_file}: {other.nodes} nodes {other.nps} nps; {other.nps / result.nps:.3f} x the shipped "
+              f"evaluation's nodes/s")
     if args.compare_stockfish:
         if not os.path.exists(STOCKFISH):
             print(f"mpcmc-engine bench: error: {STOCKFISH} not found", flush=True)
