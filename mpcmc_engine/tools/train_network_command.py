@@ -1,0 +1,72 @@
+"""`mpcmc-engine train-network`: learn the neural evaluation from positions labelled by search (gen-positions),
+bootstrapping from search mixed with game outcomes; see docs/TRAINING.md."""
+
+import shlex
+import sys
+from pathlib import Path
+
+from mpcmc_engine.training.network_trainer import NetworkTrainSettings
+
+CURVE_SUFFIXES = (".png",)
+
+
+def configure(parser) -> None:
+    """Add the train-network command's arguments."""
+    parser.add_argument("--data", required=True, metavar="DIR", help="directory of gen-positions chunks")
+    parser.add_argument("--out", required=True, metavar="FILE", help="network file to write")
+    parser.add_argument("--epochs", type=int, default=10, help="(default %(default)s)")
+    parser.add_argument("--batch-size", type=int, default=4096, help="(default %(default)s)")
+    parser.add_argument("--lr", type=float, default=0.002, help="Adam's learning rate at the start (default "
+                                                                "%(default)s; cosine schedule down to lr / 20)")
+    parser.add_argument("--result-weight", type=float, default=0.3,
+                        help="share of the game's outcome in the target, the rest the search's value (default "
+                             "%(default)s)")
+    parser.add_argument("--validation", type=float, default=0.02, help="held-out share (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--init", metavar="FILE", help="start from this network file (default: random weights)")
+    parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.npz")
+    parser.add_argument("--curve", metavar="FILE.png", help="learning curve (PNG, and CSV beside it)")
+
+
+def _error(message: str) -> int:
+    print(f"mpcmc-engine train-network: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args) -> int:
+    """Train and write the network; 2 with a one-line message on bad settings or unusable files."""
+    from mpcmc_engine.eval.network import load_network
+    from mpcmc_engine.training.curve import write_curve_csv
+    from mpcmc_engine.training.network_curve import plot_network_curve
+    from mpcmc_engine.training.network_model import dequantize, initial_vector
+    from mpcmc_engine.training.network_trainer import train_network
+    from mpcmc_engine.training.position_data import load_positions
+
+    if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0 or not 0 <= args.result_weight <= 1 \
+            or not 0 <= args.validation < 1:
+        return _error("--epochs, --batch-size and --lr must be positive, --result-weight within [0, 1] and "
+                      "--validation within [0, 1)")
+    if args.curve and Path(args.curve).suffix.lower() not in CURVE_SUFFIXES:
+        return _error(f"--curve {args.curve}: the curve is written as a .png file (and a .csv beside it)")
+    settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
+                                    args.seed)
+    try:
+        positions = load_positions(args.data)
+        initial = dequantize(load_network(args.init)) if args.init else initial_vector(args.seed)
+    except ValueError as error:
+        return _error(str(error))
+    print(f"{len(positions)} positions from {args.data}", flush=True)
+
+    def on_epoch(curve):
+        if args.curve:
+            write_curve_csv(curve, Path(args.curve).with_suffix(".csv"))
+            plot_network_curve(curve, args.curve)
+
+    provenance = "mpcmc-engine " + " ".join(shlex.quote(word) for word in sys.argv[1:])
+    try:
+        state = train_network(positions, settings, initial, args.out, provenance, args.resume, on_epoch)
+    except ValueError as error:  # a checkpoint that cannot be resumed
+        return _error(str(error))
+    last = state.curve[-1]
+    print(f"wrote {args.out}: train loss {last['train_loss']:.5f}, validation loss {last['validation_loss']:.5f}")
+    return 0

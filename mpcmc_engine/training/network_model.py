@@ -1,0 +1,166 @@
+"""The float network the trainer learns, as one flat float32 parameter vector, with its forward and backward passes.
+
+Vector layout: w1 (INPUTS x HIDDEN, input-major) at [V_W1, V_B1), b1 at [V_B1, V_W2), w2 (side to move's HIDDEN
+weights, then the other side's) at [V_W2, V_B2), b2 at V_B2. The network is the float twin of
+mpcmc_engine.eval.network: for each view acc = b1 + sum of w1's rows of its active inputs, h = clip(acc, 0, 1),
+y = b2 + h_own . w2[:HIDDEN] + h_other . w2[HIDDEN:], the score in centipawns OUTPUT_SCALE * y for the side to move.
+`quantize` gives the engine's integer Network (w1, b1 times QA, w2 times QB, b2 times QA * QB).
+
+A position is given by its *inputs*: an int16 row of 2 x MAX_PIECES active input indices (the side to move's view,
+then the other view's), padded with -1, from `active_inputs`, which uses the engine's own feature functions.
+"""
+
+import numpy as np
+
+from mpcmc_engine.bitboard.constants import KING
+from mpcmc_engine.eval.network import B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
+from mpcmc_engine.eval.network_features import INPUTS, bucket_flip, input_index
+from mpcmc_engine.jit import jit
+from mpcmc_engine.training.values import SCALE
+
+MAX_PIECES = 32
+V_W1 = 0
+V_B1 = V_W1 + INPUTS * HIDDEN
+V_W2 = V_B1 + HIDDEN
+V_B2 = V_W2 + 2 * HIDDEN
+VECTOR_SIZE = V_B2 + 1
+LOGISTIC = SCALE * OUTPUT_SCALE   # win probability = sigmoid(LOGISTIC * y)
+
+
+def initial_vector(seed: int) -> np.ndarray:
+    """A fresh network: w1 ~ N(0, 0.1) (a view's sums start within the clipped range's scale), b1 0.25, w2 ~
+    N(0, 0.05), b2 0."""
+    rng = np.random.default_rng(seed)
+    vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
+    vector[V_W1:V_B1] = rng.normal(0.0, 0.1, INPUTS * HIDDEN)
+    vector[V_B1:V_W2] = 0.25
+    vector[V_W2:V_B2] = rng.normal(0.0, 0.05, 2 * HIDDEN)
+    return vector
+
+
+def quantize(vector: np.ndarray, provenance: str) -> Network:
+    """The engine's integer Network nearest to the float `vector` (values clipped to the file's bounds)."""
+    def scaled(part, scale, limit):
+        return np.clip(np.rint(np.asarray(part, dtype=np.float64) * scale), -limit, limit).astype(np.int64)
+    return Network(scaled(vector[V_W1:V_B1], QA, INT16_LIMIT).reshape(INPUTS, HIDDEN),
+                   scaled(vector[V_B1:V_W2], QA, INT16_LIMIT), scaled(vector[V_W2:V_B2], QB, INT16_LIMIT),
+                   int(scaled(vector[V_B2:], QA * QB, B2_LIMIT)[0]), provenance)
+
+
+def dequantize(network: Network) -> np.ndarray:
+    """The float vector of an integer Network (the inverse of quantize up to rounding)."""
+    vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
+    vector[V_W1:V_B1] = np.asarray(network.w1, dtype=np.float64).reshape(-1) / QA
+    vector[V_B1:V_W2] = np.asarray(network.b1, dtype=np.float64) / QA
+    vector[V_W2:V_B2] = np.asarray(network.w2, dtype=np.float64) / QB
+    vector[V_B2] = network.b2 / (QA * QB)
+    return vector
+
+
+@jit("int16[:, ::1](uint8[:, ::1], uint8[::1])")
+def active_inputs(boards, sides):
+    """The inputs of each position (mailbox `boards[i]`, side to move `sides[i]`): its side to move's view's active
+    input indices, then the other view's, MAX_PIECES each, padded with -1."""
+    rows = np.full((boards.shape[0], 2 * MAX_PIECES), -1, dtype=np.int16)
+    for i in range(boards.shape[0]):
+        for slot in range(2):
+            view = sides[i] if slot == 0 else 1 - sides[i]
+            king = 0
+            for square in range(64):
+                if boards[i, square] == view * 8 + KING:
+                    king = square
+            flip = bucket_flip(view, king)
+            count = 0
+            for square in range(64):
+                piece = np.int64(boards[i, square])
+                if piece != 0 and count < MAX_PIECES:
+                    rows[i, slot * MAX_PIECES + count] = input_index(view, flip, piece, square)
+                    count += 1
+    return rows
+
+
+@jit("float64(float32[::1], int16[::1], float32[::1], float32[::1])", inline="always")
+def _forward(vector, inputs, own, other):
+    """y of one position; its views' sums (before clipping) are left in `own` and `other`."""
+    for j in range(HIDDEN):
+        own[j] = vector[V_B1 + j]
+        other[j] = vector[V_B1 + j]
+    for slot in range(MAX_PIECES):
+        index = inputs[slot]
+        if index >= 0:
+            row = vector[V_W1 + index * HIDDEN:V_W1 + (index + 1) * HIDDEN]
+            for j in range(HIDDEN):
+                own[j] += row[j]
+        index = inputs[MAX_PIECES + slot]
+        if index >= 0:
+            row = vector[V_W1 + index * HIDDEN:V_W1 + (index + 1) * HIDDEN]
+            for j in range(HIDDEN):
+                other[j] += row[j]
+    y = float(vector[V_B2])
+    for j in range(HIDDEN):
+        y += min(max(own[j], 0.0), 1.0) * vector[V_W2 + j] + min(max(other[j], 0.0), 1.0) * vector[V_W2 + HIDDEN + j]
+    return y
+
+
+@jit("void(float32[::1], int16[::1], float32[::1], float32[::1], float64, float32[::1])", inline="always")
+def _backward(vector, inputs, own, other, dy, gradient):
+    """Add dy * (the gradient of y with respect to the vector) of one position (sums from _forward) to `gradient`."""
+    gradient[V_B2] += dy
+    for j in range(HIDDEN):
+        own_active = 0.0 < own[j] < 1.0
+        other_active = 0.0 < other[j] < 1.0
+        gradient[V_W2 + j] += dy * min(max(own[j], 0.0), 1.0)
+        gradient[V_W2 + HIDDEN + j] += dy * min(max(other[j], 0.0), 1.0)
+        own[j] = dy * vector[V_W2 + j] if own_active else 0.0          # own and other now hold d y / d sum
+        other[j] = dy * vector[V_W2 + HIDDEN + j] if other_active else 0.0
+        gradient[V_B1 + j] += own[j] + other[j]
+    for slot in range(MAX_PIECES):
+        index = inputs[slot]
+        if index >= 0:
+            row = gradient[V_W1 + index * HIDDEN:V_W1 + (index + 1) * HIDDEN]
+            for j in range(HIDDEN):
+                row[j] += own[j]
+        index = inputs[MAX_PIECES + slot]
+        if index >= 0:
+            row = gradient[V_W1 + index * HIDDEN:V_W1 + (index + 1) * HIDDEN]
+            for j in range(HIDDEN):
+                row[j] += other[j]
+
+
+@jit("float64[::1](float32[::1], int16[:, ::1])")
+def network_outputs(vector, inputs):
+    """y of each position (its score is OUTPUT_SCALE * y centipawns for its side to move)."""
+    own = np.empty(HIDDEN, dtype=np.float32)
+    other = np.empty(HIDDEN, dtype=np.float32)
+    outputs = np.empty(inputs.shape[0])
+    for i in range(inputs.shape[0]):
+        outputs[i] = _forward(vector, inputs[i], own, other)
+    return outputs
+
+
+@jit("float64(float32[::1], int16[:, ::1], float32[::1], int64[::1], float32[::1])")
+def loss_and_gradient(vector, inputs, targets, rows, gradient):
+    """The mean squared error between sigmoid(LOGISTIC * y) and `targets` over the positions `rows` (indices into
+    inputs / targets); its gradient with respect to the vector is written to `gradient` (zeroed first)."""
+    gradient[:] = 0.0
+    own = np.empty(HIDDEN, dtype=np.float32)
+    other = np.empty(HIDDEN, dtype=np.float32)
+    total = 0.0
+    for i in rows:
+        y = _forward(vector, inputs[i], own, other)
+        p = 1.0 / (1.0 + np.exp(-LOGISTIC * y))
+        error = p - targets[i]
+        total += error * error
+        _backward(vector, inputs[i], own, other, 2.0 * error * p * (1.0 - p) * LOGISTIC / rows.shape[0], gradient)
+    return total / rows.shape[0]
+
+
+@jit("void(float32[:, ::1], float32[::1], int16[:, ::1])")
+def output_gradients(gradients, vector, inputs):
+    """gradients[i] = the gradient of y with respect to the vector at position i."""
+    own = np.empty(HIDDEN, dtype=np.float32)
+    other = np.empty(HIDDEN, dtype=np.float32)
+    for i in range(inputs.shape[0]):
+        gradients[i, :] = 0.0
+        _forward(vector, inputs[i], own, other)
+        _backward(vector, inputs[i], own, other, 1.0, gradients[i])

@@ -1,0 +1,158 @@
+"""Training the network from positions labelled by search (bootstrapping from search): each position's value, the
+network's sigmoid(LOGISTIC * y), is pulled toward its search's value mixed with its game's outcome,
+target = (1 - result_weight) * win_probability(search score) + result_weight * outcome (1, 0.5, 0 for the side to move).
+
+Adam over minibatches, a cosine learning-rate schedule over the epochs, a held-out validation share; each epoch's
+minibatch order is drawn from (seed, epoch), so a run is repeatable and a resumed run (from the checkpoint written
+after every epoch) ends with the same network as an uninterrupted one. Progress bar, learning curve (CSV and PNG).
+"""
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from mpcmc_engine.eval.network import save_network
+from mpcmc_engine.jit import jit
+from mpcmc_engine.training.network_model import active_inputs, loss_and_gradient, quantize
+from mpcmc_engine.training.position_data import Positions
+from mpcmc_engine.training.values import win_probability
+
+ADAM_BETA1, ADAM_BETA2, ADAM_EPSILON = 0.9, 0.999, 1e-8
+
+
+@dataclass(frozen=True)
+class NetworkTrainSettings:
+    """A run's settings (all of them must match for --resume)."""
+
+    epochs: int
+    batch_size: int
+    lr: float
+    result_weight: float
+    validation: float
+    seed: int
+
+
+def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
+    """The training target of each position: its search value mixed with its game's outcome."""
+    searched = win_probability(positions.score.astype(np.float64))
+    outcome = (positions.result.astype(np.float64) + 1.0) / 2.0
+    return ((1.0 - result_weight) * searched + result_weight * outcome).astype(np.float32)
+
+
+def split(count: int, validation: float, seed: int):
+    """(training rows, validation rows): a seeded shuffle of range(count) cut at the validation share."""
+    order = np.random.default_rng(seed).permutation(count)
+    held = int(round(count * validation))
+    return np.sort(order[held:]), np.sort(order[:held])
+
+
+@jit("void(float32[::1], float32[::1], float32[::1], float32[::1], float64, int64)")
+def adam_step(vector, gradient, first, second, lr, step):
+    """One Adam update of `vector` by `gradient` (moment estimates `first`, `second`; `step` counts from 1)."""
+    correction1 = 1.0 - ADAM_BETA1 ** step
+    correction2 = 1.0 - ADAM_BETA2 ** step
+    for i in range(vector.shape[0]):
+        g = gradient[i]
+        first[i] = ADAM_BETA1 * first[i] + (1.0 - ADAM_BETA1) * g
+        second[i] = ADAM_BETA2 * second[i] + (1.0 - ADAM_BETA2) * g * g
+        vector[i] -= lr * (first[i] / correction1) / (math.sqrt(second[i] / correction2) + ADAM_EPSILON)
+
+
+def epoch_lr(settings: NetworkTrainSettings, epoch: int) -> float:
+    """The learning rate of `epoch` (0-based): cosine from lr down to lr / 20."""
+    fraction = epoch / max(1, settings.epochs - 1)
+    return settings.lr * (0.05 + 0.95 * 0.5 * (1.0 + math.cos(math.pi * fraction)))
+
+
+@dataclass
+class TrainerCheckpoint:
+    """What a resumed run needs: vector, Adam's moments and step, the epochs done and the curve so far."""
+
+    vector: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    step: int
+    epochs_done: int
+    curve: list
+
+
+def checkpoint_file(out) -> Path:
+    """Where the run writing `out` keeps its checkpoint."""
+    return Path(str(out) + ".checkpoint.npz")
+
+
+def save_trainer_checkpoint(state: TrainerCheckpoint, settings: NetworkTrainSettings, out) -> None:
+    """Write the checkpoint atomically (temporary file, then rename)."""
+    target = checkpoint_file(out)
+    temporary = target.with_name(target.name + ".tmp.npz")
+    np.savez(temporary, vector=state.vector, first=state.first, second=state.second, step=state.step,
+             epochs_done=state.epochs_done, curve=json.dumps(state.curve), settings=json.dumps(asdict(settings)))
+    os.replace(temporary, target)
+
+
+def load_trainer_checkpoint(settings: NetworkTrainSettings, out) -> TrainerCheckpoint:
+    """The checkpoint of the run writing `out`; ValueError when it is missing, unreadable or from other settings."""
+    path = checkpoint_file(out)
+    try:
+        with np.load(path) as data:
+            saved = json.loads(str(data["settings"]))
+            state = TrainerCheckpoint(data["vector"].astype(np.float32), data["first"].astype(np.float32),
+                                      data["second"].astype(np.float32), int(data["step"]), int(data["epochs_done"]),
+                                      json.loads(str(data["curve"])))
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"checkpoint {path}: cannot be read: {error}") from None
+    if saved != asdict(settings):
+        raise ValueError(f"checkpoint {path}: written with settings {saved}, this run has {asdict(settings)}")
+    return state
+
+
+def mean_loss(vector: np.ndarray, inputs: np.ndarray, targets: np.ndarray, rows: np.ndarray) -> float:
+    """The mean squared error over `rows` (the gradient computed along is discarded)."""
+    if len(rows) == 0:
+        return float("nan")
+    return float(loss_and_gradient(vector, inputs, targets, rows.astype(np.int64), np.zeros_like(vector)))
+
+
+def train_network(positions: Positions, settings: NetworkTrainSettings, initial: np.ndarray, out, provenance: str,
+                  resume: bool = False, on_epoch=None) -> TrainerCheckpoint:
+    """Train from `initial` (or the checkpoint when `resume`) for settings.epochs epochs in all; after every epoch
+    write the checkpoint and call on_epoch(curve); at the end write the quantized network to `out`. An exception
+    (Ctrl-C) propagates with the last complete epoch's checkpoint on disk."""
+    inputs = active_inputs(positions.board, positions.side)
+    targets = targets_of(positions, settings.result_weight)
+    training, validation = split(len(positions), settings.validation, settings.seed)
+    if resume:
+        state = load_trainer_checkpoint(settings, out)
+    else:
+        vector = initial.astype(np.float32).copy()
+        state = TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 0, [])
+    gradient = np.zeros_like(state.vector)
+    batches = -(-len(training) // settings.batch_size)
+    with tqdm(total=settings.epochs * batches, initial=state.epochs_done * batches, unit="batch",
+              desc="train-network") as bar:
+        while state.epochs_done < settings.epochs:
+            epoch = state.epochs_done
+            order = np.random.default_rng([settings.seed, epoch]).permutation(training).astype(np.int64)
+            lr = epoch_lr(settings, epoch)
+            total = 0.0
+            for start in range(0, len(order), settings.batch_size):
+                rows = order[start:start + settings.batch_size]
+                total += loss_and_gradient(state.vector, inputs, targets, rows, gradient) * len(rows)
+                state.step += 1
+                adam_step(state.vector, gradient, state.first, state.second, lr, state.step)
+                bar.update(1)
+            row = {"epoch": epoch + 1, "lr": lr, "train_loss": total / max(1, len(order)),
+                   "validation_loss": mean_loss(state.vector, inputs, targets, validation)}
+            state.curve.append(row)
+            state.epochs_done += 1
+            bar.set_postfix(train=f"{row['train_loss']:.5f}", validation=f"{row['validation_loss']:.5f}")
+            save_trainer_checkpoint(state, settings, out)
+            if on_epoch is not None:
+                on_epoch(state.curve)
+    save_network(quantize(state.vector, provenance), out)
+    return state
