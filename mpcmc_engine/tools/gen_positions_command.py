@@ -17,6 +17,8 @@ def configure(parser) -> None:
     parser.add_argument("--epsilon", type=float, default=0.05,
                         help="probability of a random move (exploration; default %(default)s)")
     parser.add_argument("--openings", default="", metavar="FILE", help="EPD or PGN openings to start games from")
+    parser.add_argument("--eval-file", default="", metavar="FILE",
+                        help="the evaluation that plays: linear weights or a network file (default: the shipped one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes playing games (default %(default)s)")
 
@@ -28,7 +30,14 @@ def run(args) -> int:
               "--epsilon within [0, 1]", file=sys.stderr)
         return 2
     settings = GenerationSettings(args.out, args.games, args.games_per_chunk, args.nodes, args.epsilon, args.openings,
-                                  args.seed)
+                                  args.seed, args.eval_file)
+    if args.eval_file:
+        from mpcmc_engine.eval.eval_file import load_evaluation
+        try:
+            load_evaluation(args.eval_file)
+        except ValueError as error:
+            print(f"mpcmc-engine gen-positions: error: {error}", file=sys.stderr)
+            return 2
     todo = missing_chunks(settings)
     done_games = args.games - sum(min(settings.games_per_chunk, args.games - i * settings.games_per_chunk)
                                   for i in todo)
@@ -42,7 +51,7 @@ def run(args) -> int:
                 bar.set_postfix(positions=kept[0])
 
             generate_positions(settings, args.workers, progress)
-    except ValueError as error:  # an openings file that cannot be read
+    except ValueError as error:  # an openings or evaluation file that cannot be read
         print(f"mpcmc-engine gen-positions: error: {error}", file=sys.stderr)
         return 2
     return 0

@@ -12,7 +12,7 @@ CURVE_SUFFIXES = (".png",)
 
 def configure(parser) -> None:
     """Add the train-network command's arguments."""
-    parser.add_argument("--data", required=True, metavar="DIR", help="directory of gen-positions chunks")
+    parser.add_argument("--data", required=True, nargs="+", metavar="DIR", help="directories of gen-positions chunks")
     parser.add_argument("--out", required=True, metavar="FILE", help="network file to write")
     parser.add_argument("--epochs", type=int, default=10, help="(default %(default)s)")
     parser.add_argument("--batch-size", type=int, default=4096, help="(default %(default)s)")
@@ -51,11 +51,11 @@ def run(args) -> int:
     settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
                                     args.seed)
     try:
-        positions = load_positions(args.data)
+        positions = load_positions(*args.data)
         initial = dequantize(load_network(args.init)) if args.init else initial_vector(args.seed)
     except ValueError as error:
         return _error(str(error))
-    print(f"{len(positions)} positions from {args.data}", flush=True)
+    print(f"{len(positions)} positions from {', '.join(args.data)}", flush=True)
 
     def on_epoch(curve):
         if args.curve:

@@ -12,7 +12,7 @@ then the other view's), padded with -1, from `active_inputs`, which uses the eng
 
 import numpy as np
 
-from mpcmc_engine.bitboard.constants import KING
+from mpcmc_engine.bitboard.constants import KING, ST_BOARD
 from mpcmc_engine.eval.network import B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
 from mpcmc_engine.eval.network_features import INPUTS, bucket_flip, input_index
 from mpcmc_engine.jit import jit
@@ -164,3 +164,30 @@ def output_gradients(gradients, vector, inputs):
         gradients[i, :] = 0.0
         _forward(vector, inputs[i], own, other)
         _backward(vector, inputs[i], own, other, 1.0, gradients[i])
+
+
+def network_row_of(position):
+    """(inputs row, side to move) of a bitboard Position: a record row of the network model."""
+    boards = position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8).reshape(1, 64)
+    side = 0 if position.white_to_move else 1
+    return active_inputs(boards, np.array([side], dtype=np.uint8))[0], side
+
+
+def network_values_and_gradients(vector: np.ndarray, inputs: np.ndarray, sides: np.ndarray):
+    """(values, gradients): white's win probabilities of the positions (inputs rows, sides to move), shape (rows,),
+    and their gradients with respect to the vector, shape (rows, VECTOR_SIZE): the network model's counterpart of
+    training/model.py's values_and_gradients, for the TD methods (training/td.py)."""
+    inputs = np.ascontiguousarray(inputs, dtype=np.int16)
+    vector = np.ascontiguousarray(vector, dtype=np.float32)
+    mover = 1.0 / (1.0 + np.exp(-LOGISTIC * network_outputs(vector, inputs)))
+    white = np.asarray(sides) == 0
+    values = np.where(white, mover, 1.0 - mover)
+    gradients = np.zeros((len(inputs), VECTOR_SIZE), dtype=np.float32)
+    output_gradients(gradients, vector, inputs)
+    slope = mover * (1.0 - mover) * LOGISTIC * np.where(white, 1.0, -1.0)
+    return values, gradients.astype(np.float64) * slope[:, None]
+
+
+def network_apply_step(vector: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """The network's vector after a TD step (given in the vector's own units: its gradients are taken in them)."""
+    return (vector + step).astype(np.float32)

@@ -62,12 +62,15 @@ def _read_chunk(path: Path) -> Positions:
     return Positions(**arrays)
 
 
-def load_positions(directory) -> Positions:
-    """Every chunk of `directory`, concatenated in chunk order; ValueError when there is none or one is unreadable."""
-    paths = sorted(Path(directory).glob("chunk-*.npz"))
-    paths = [path for path in paths if not path.name.endswith(".tmp.npz")]
-    if not paths:
-        raise ValueError(f"position data {directory}: no chunk-*.npz files")
+def load_positions(*directories) -> Positions:
+    """Every chunk of the `directories`, concatenated in order (directories as given, chunks by number); ValueError
+    when a directory holds none or a chunk is unreadable."""
+    paths = []
+    for directory in directories:
+        found = [path for path in sorted(Path(directory).glob("chunk-*.npz")) if not path.name.endswith(".tmp.npz")]
+        if not found:
+            raise ValueError(f"position data {directory}: no chunk-*.npz files")
+        paths += found
     chunks = [_read_chunk(path) for path in paths]
     return Positions(*(np.concatenate([getattr(chunk, name) for chunk in chunks])
                        for name in ("board", "side", "score", "result")))

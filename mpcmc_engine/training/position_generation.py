@@ -18,6 +18,7 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, ST_BOARD
 from mpcmc_engine.bitboard.moves import move_kind, move_to
+from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.play import selfplay_record
@@ -38,6 +39,7 @@ class GenerationSettings:
     epsilon: float
     openings: str
     seed: int
+    eval_file: str = ""   # the evaluation that plays (linear weights or a network file); empty: the shipped one
 
     def chunks(self) -> int:
         """The number of chunks the run writes."""
@@ -104,11 +106,20 @@ def generate_chunk(settings: GenerationSettings, index: int, searcher: Searcher)
 _WORKER_SEARCHER = None
 
 
-def _start_worker() -> None:
+def playing_searcher(settings: GenerationSettings) -> Searcher:
+    """A searcher evaluating with settings.eval_file (the shipped evaluation when empty); ValueError when the file
+    is unusable."""
+    searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
+    if settings.eval_file:
+        searcher.set_evaluation(load_evaluation(settings.eval_file))
+    return searcher
+
+
+def _start_worker(settings: GenerationSettings) -> None:
     """Worker process initialiser: ignore SIGINT, build the searcher."""
     global _WORKER_SEARCHER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER_SEARCHER = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
+    _WORKER_SEARCHER = playing_searcher(settings)
 
 
 def _chunk_task(settings: GenerationSettings, index: int, searcher: Searcher) -> tuple:
@@ -135,14 +146,14 @@ def generate_positions(settings: GenerationSettings, workers: int, progress) -> 
     todo = missing_chunks(settings)
     total = 0
     if workers <= 1:
-        searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
+        searcher = playing_searcher(settings)
         for index in todo:
             games, kept = _chunk_task(settings, index, searcher)
             total += kept
             progress(games, kept)
         return total
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_start_worker) as pool:
+                             initializer=_start_worker, initargs=(settings,)) as pool:
         try:
             for games, kept in pool.map(_worker_chunk, [(settings, index) for index in todo]):
                 total += kept

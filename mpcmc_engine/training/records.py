@@ -1,7 +1,9 @@
-"""A game turned into what the TD updates read: feature rows of the played positions and of their PV leaves.
+"""A game turned into what the TD updates read: rows of the played positions and of their PV leaves.
 
-`TrainingRecord` rows are indexed by ply t: the position before move t (white-view features and phase) and the leaf of
-the principal variation searched from it (only for TD-Leaf/TD-Stem). `result` is the game's value for white.
+`TrainingRecord` rows are indexed by ply t: the position before move t and the leaf of the principal variation
+searched from it (only for TD-Leaf/TD-Stem), each as a model's row and its aux value: white-view feature counts and
+phase for the linear model, network inputs and side to move for the network (training/td.py's Model). `result` is the
+game's value for white.
 """
 
 from dataclasses import dataclass
@@ -20,11 +22,11 @@ class TrainingRecord:
     """Feature rows of a game's played positions and (optionally) PV leaves, and its result for white."""
 
     played: np.ndarray             # (plies, N_FEATURES)
-    played_phase: np.ndarray       # (plies,)
+    played_phase: np.ndarray       # (plies,) aux: phase (linear rows) or side to move (network rows)
     result: float
     label: str = ""
     leaf: Optional[np.ndarray] = None         # (plies, N_FEATURES)
-    leaf_phase: Optional[np.ndarray] = None   # (plies,)
+    leaf_phase: Optional[np.ndarray] = None   # (plies,) aux as played_phase
     leaf_fixed: Optional[np.ndarray] = None   # (plies,) outcome value of a game-ending leaf, NaN otherwise
 
 
@@ -51,8 +53,11 @@ def leaf_of(position, result):
 class RecordBuilder:
     """Collects the rows of one game ply by ply, then builds its TrainingRecord."""
 
-    def __init__(self, with_leaves: bool):
+    def __init__(self, with_leaves: bool, row_of=None):
+        """`row_of(position)` -> (row, aux) makes a row: features_of (linear feature counts and phase) by default,
+        training.network_model.network_row_of (network inputs and side to move) for the network."""
         self.with_leaves = with_leaves
+        self.row_of = row_of or features_of
         self.played: list = []
         self.phases: list = []
         self.leaves: list = []
@@ -61,20 +66,22 @@ class RecordBuilder:
 
     def add(self, position, search_result=None) -> None:
         """Add the position before a move and, with leaves, the PV of `search_result` searched from it."""
-        counts, phase = features_of(position)
+        counts, phase = self.row_of(position)
         self.played.append(counts)
         self.phases.append(phase)
         if self.with_leaves:
             leaf, fixed = leaf_of(position, search_result)
-            counts, phase = features_of(leaf)
+            counts, phase = self.row_of(leaf)
             self.leaves.append(counts)
             self.leaf_phases.append(phase)
             self.fixed.append(fixed)
 
     def build(self, result: float, label: str) -> TrainingRecord:
         """The TrainingRecord of the plies added so far and the game's `result` for white."""
+        width = len(self.played[0]) if self.played else N_FEATURES
+
         def rows(items):
-            return np.array(items, dtype=FEATURE_DTYPE).reshape(len(items), N_FEATURES)
+            return np.array(items, dtype=FEATURE_DTYPE).reshape(len(items), width)
         record = TrainingRecord(rows(self.played), np.array(self.phases, dtype=np.int64), result, label)
         if self.with_leaves:
             record.leaf = rows(self.leaves)

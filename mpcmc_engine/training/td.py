@@ -9,12 +9,26 @@ e_t = lambda e_{t-1} + grad V_t  (e_{-1} = 0). The three methods differ in what 
 A leaf that ends the game (mate found by the search) has the fixed value of that outcome and no gradient.
 """
 
+from typing import Callable, NamedTuple
+
 import numpy as np
 
-from mpcmc_engine.training.model import apply_step, values_and_gradients
+from mpcmc_engine.training import model, network_model
 
 METHODS = ("td-lambda", "td-leaf", "td-stem")
 LEAF_METHODS = ("td-leaf", "td-stem")
+
+
+class Model(NamedTuple):
+    """What the TD updates need of a trainable evaluation: values_and_gradients(vector, rows, aux) of record rows
+    (aux: the phases of linear feature rows, the sides to move of network input rows) and apply_step(vector, step)."""
+
+    values_and_gradients: Callable
+    apply_step: Callable
+
+
+LINEAR = Model(model.values_and_gradients, model.apply_step)
+NETWORK = Model(network_model.network_values_and_gradients, network_model.network_apply_step)
 
 
 def eligibility_direction(values: np.ndarray, gradients: np.ndarray, final_value: float, lam: float):
@@ -28,25 +42,25 @@ def eligibility_direction(values: np.ndarray, gradients: np.ndarray, final_value
     return direction, errors
 
 
-def _leaf_values_and_gradients(vector, record):
+def _leaf_values_and_gradients(trained: Model, vector, record):
     """Values and gradients at the PV leaves, with game-ending leaves fixed to their outcome (gradient 0)."""
-    values, gradients = values_and_gradients(vector, record.leaf, record.leaf_phase)
+    values, gradients = trained.values_and_gradients(vector, record.leaf, record.leaf_phase)
     fixed = ~np.isnan(record.leaf_fixed)
     values[fixed] = record.leaf_fixed[fixed]
     gradients[fixed] = 0.0
     return values, gradients
 
 
-def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: float):
-    """(weights after learning from `record` with `method`, temporal differences of the game)."""
+def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: float, trained: Model = LINEAR):
+    """(the `trained` model's vector after learning from `record` with `method`, temporal differences of the game)."""
     if method == "td-lambda":
-        values, gradients = values_and_gradients(vector, record.played, record.played_phase)
+        values, gradients = trained.values_and_gradients(vector, record.played, record.played_phase)
     elif method == "td-leaf":
-        values, gradients = _leaf_values_and_gradients(vector, record)
+        values, gradients = _leaf_values_and_gradients(trained, vector, record)
     elif method == "td-stem":
-        values, _ = _leaf_values_and_gradients(vector, record)
-        _, gradients = values_and_gradients(vector, record.played, record.played_phase)
+        values, _ = _leaf_values_and_gradients(trained, vector, record)
+        _, gradients = trained.values_and_gradients(vector, record.played, record.played_phase)
     else:
         raise ValueError(f"unknown method {method!r} (expected one of {METHODS})")
     direction, errors = eligibility_direction(values, gradients, record.result, lam)
-    return apply_step(vector, alpha * direction), errors
+    return trained.apply_step(vector, alpha * direction), errors

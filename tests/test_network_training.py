@@ -1,0 +1,216 @@
+"""The network trainer: gradients against finite differences, the float model against the engine's integer network,
+learning, checkpoint and resume, generation of labelled positions, and the commands' error paths."""
+
+import random
+import subprocess
+import sys
+
+import chess
+import numpy as np
+import pytest
+
+from mpcmc_engine.bitboard.constants import ST_BOARD
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
+from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, load_network
+from mpcmc_engine.training.network_model import (
+    LOGISTIC, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector, loss_and_gradient, network_outputs,
+    network_row_of, network_values_and_gradients, output_gradients, quantize,
+)
+from mpcmc_engine.training.network_trainer import NetworkTrainSettings, checkpoint_file, train_network
+from mpcmc_engine.training.position_data import Positions, load_positions, write_chunk
+from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
+from mpcmc_engine.training.records import TrainingRecord
+from mpcmc_engine.training.td import NETWORK, game_update
+
+
+def random_positions(count, seed=1):
+    """Positions of random games (mailboxes, sides) with made-up scores and results."""
+    rng = random.Random(seed)
+    boards, sides = [], []
+    while len(boards) < count:
+        board = chess.Board()
+        for _ in range(rng.randrange(0, 80)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+        position = Position(board.fen())
+        boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
+        sides.append(0 if board.turn == chess.WHITE else 1)
+    generator = np.random.default_rng(seed)
+    boards_array = np.array(boards, dtype=np.uint8)
+    material = np.array([(np.isin(b, [1]).sum() - np.isin(b, [9]).sum()) * 100 for b in boards_array])
+    scores = np.where(np.array(sides) == 0, material, -material) + generator.integers(-30, 30, count)
+    return Positions(boards_array, np.array(sides, dtype=np.uint8), scores.astype(np.int16),
+                     np.sign(scores).astype(np.int8))
+
+
+def test_minibatch_gradient_against_finite_differences():
+    positions = random_positions(12)
+    inputs = active_inputs(positions.board, positions.side)
+    targets = np.linspace(0.1, 0.9, 12).astype(np.float32)
+    vector = initial_vector(3)
+    rows = np.arange(12, dtype=np.int64)
+    gradient = np.zeros_like(vector)
+    loss_and_gradient(vector, inputs, targets, rows, gradient)
+    first_row = V_W1 + int(inputs[0, 0]) * HIDDEN
+    for index in [V_B2, V_W2 + 3, V_W2 + 200, V_B1 + 5, first_row + 7, first_row + 100]:
+        shifted = []
+        for step in (1e-2, -1e-2):
+            probe = vector.copy()
+            probe[index] += step
+            shifted.append(loss_and_gradient(probe, inputs, targets, rows, np.zeros_like(vector)))
+        numeric = (shifted[0] - shifted[1]) / 2e-2
+        assert numeric == pytest.approx(gradient[index], rel=0.05, abs=1e-6), index
+
+
+def test_output_gradients_against_finite_differences():
+    positions = random_positions(3, seed=2)
+    inputs = active_inputs(positions.board, positions.side)
+    vector = initial_vector(4)
+    gradients = np.zeros((3, len(vector)), dtype=np.float32)
+    output_gradients(gradients, vector, inputs)
+    for index in [V_B2, V_W2 + 10, V_B1 + 20, V_W1 + int(inputs[1, 3]) * HIDDEN + 9]:
+        probe = vector.copy()
+        probe[index] += 1e-2
+        numeric = (network_outputs(probe, inputs) - network_outputs(vector, inputs)) / 1e-2
+        assert numeric == pytest.approx(gradients[:, index], rel=0.05, abs=1e-4), index
+
+
+def test_the_float_model_and_the_engine_agree():
+    """The quantized network in the engine scores what the float model computes, up to rounding."""
+    vector = initial_vector(5)
+    network = quantize(vector, "test")
+    params = evaluation_array(network)
+    positions = random_positions(30, seed=3)
+    outputs = network_outputs(dequantize(network), active_inputs(positions.board, positions.side))
+    for i in range(30):
+        board = chess.Board(None)
+        for square in range(64):
+            code = int(positions.board[i, square])
+            if code:
+                board.set_piece_at(square, chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
+        board.turn = positions.side[i] == 0
+        position = Position(board.fen())
+        assert evaluate(position.tab, position.bb, position.st, params) == pytest.approx(
+            OUTPUT_SCALE * outputs[i], abs=2)
+
+
+def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):
+    positions = random_positions(400, seed=4)
+    settings = NetworkTrainSettings(epochs=4, batch_size=64, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
+    whole = tmp_path / "whole.json"
+    state = train_network(positions, settings, initial_vector(7), whole, "test")
+    assert state.curve[-1]["train_loss"] < state.curve[0]["train_loss"]
+    partial = tmp_path / "partial.json"
+
+    class Interrupt(Exception):
+        pass
+
+    def stop_after_two(curve):
+        if len(curve) == 2:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        train_network(positions, settings, initial_vector(7), partial, "test", on_epoch=stop_after_two)
+    assert checkpoint_file(partial).exists() and not partial.exists()
+    train_network(positions, settings, initial_vector(99), partial, "test", resume=True)
+    assert np.array_equal(load_network(partial).w1, load_network(whole).w1)
+    other = NetworkTrainSettings(epochs=5, batch_size=64, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
+    with pytest.raises(ValueError, match="written with settings"):
+        train_network(positions, other, initial_vector(7), partial, "test", resume=True)
+
+
+def test_generated_positions_are_quiet_labelled_and_resumable(tmp_path):
+    settings = GenerationSettings(str(tmp_path / "data"), games=2, games_per_chunk=1, nodes=300, epsilon=0.0,
+                                  openings="", seed=3)
+    generate_positions(settings, 1, lambda games, kept: None)
+    positions = load_positions(tmp_path / "data")
+    assert len(positions) > 10
+    with np.load(tmp_path / "data" / "chunk-00000.npz") as game:  # one game: one result, seen from both sides
+        white = game["result"][game["side"] == 0]
+        black = game["result"][game["side"] == 1]
+        assert set(white) == {white[0]} and set(black) == {-white[0]} and white[0] in (-1, 0, 1)
+    for i in range(len(positions)):  # the side to move is never in check (quiet positions only)
+        board = chess.Board(None)
+        for square in range(64):
+            code = int(positions.board[i, square])
+            if code:
+                board.set_piece_at(square, chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
+        board.turn = positions.side[i] == 0
+        assert not board.is_check()
+    first = (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns
+    generate_positions(settings, 1, lambda games, kept: pytest.fail("nothing is missing"))
+    assert (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns == first
+
+
+def run_command(*words, env):
+    return subprocess.run([sys.executable, "-m", "mpcmc_engine", *words], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def test_train_network_command_errors_and_a_run(tmp_path, engine_env):
+    missing = run_command("train-network", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "n.json"),
+                          env=engine_env)
+    assert missing.returncode == 2 and "no chunk-*.npz" in missing.stderr and "Traceback" not in missing.stderr
+    data = tmp_path / "data"
+    write_chunk(data, 0, random_positions(100, seed=6))
+    bad_init = tmp_path / "bad.json"
+    bad_init.write_text("[]")
+    refused = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), "--init",
+                          str(bad_init), env=engine_env)
+    assert refused.returncode == 2 and str(bad_init) in refused.stderr
+    (data / "chunk-00001.npz").write_bytes(b"not a chunk")
+    broken = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), env=engine_env)
+    assert broken.returncode == 2 and "chunk-00001.npz" in broken.stderr
+    (data / "chunk-00001.npz").unlink()
+    done = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), "--epochs", "2",
+                       "--batch-size", "32", "--curve", str(tmp_path / "curve.png"), env=engine_env)
+    assert done.returncode == 0, done.stderr
+    assert load_network(tmp_path / "n.json").provenance.startswith("mpcmc-engine train-network --data")
+    assert (tmp_path / "curve.png").stat().st_size > 0 and (tmp_path / "curve.csv").read_text().count("\n") == 3
+
+
+def test_the_logistic_matches_the_trainers_scale():
+    assert LOGISTIC == pytest.approx(0.00368208 * OUTPUT_SCALE)
+
+
+def network_game_record(plies=6, seed=8):
+    """A TrainingRecord of network rows: the positions of a random game, with the positions two plies later as
+    leaves (standing in for PV leaves), white won."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    positions = []
+    for _ in range(plies + 2):
+        positions.append(Position(board.fen()))
+        board.push(rng.choice(list(board.legal_moves)))
+    rows = [network_row_of(position) for position in positions]
+    played, leaves = rows[:plies], rows[2:plies + 2]
+    return TrainingRecord(np.array([r for r, _ in played]), np.array([s for _, s in played]), 1.0, "test",
+                          np.array([r for r, _ in leaves]), np.array([s for _, s in leaves]),
+                          np.full(plies, np.nan))
+
+
+@pytest.mark.parametrize("method", ["td-lambda", "td-leaf", "td-stem"])
+def test_each_td_method_on_the_network_against_finite_differences(method):
+    """game_update's step on the network equals alpha * sum_t d_t sum_k lambda^(t-k) grad V_k with every gradient
+    taken by finite differences, on coordinates of each parameter block."""
+    record, vector, lam, alpha = network_game_record(), initial_vector(9), 0.7, 0.5
+    value_rows = (record.played, record.played_phase) if method == "td-lambda" else (record.leaf, record.leaf_phase)
+    gradient_rows = (record.leaf, record.leaf_phase) if method == "td-leaf" else (record.played, record.played_phase)
+    values, _ = network_values_and_gradients(vector, *value_rows)
+    differences = np.append(values[1:], record.result) - values
+    updated, errors = game_update(method, vector, record, lam, alpha, NETWORK)
+    assert np.allclose(errors, differences)
+    active = int(record.played[0][0])
+    for index in [V_B2, V_W2 + 5, V_W2 + HIDDEN + 9, V_B1 + 17, V_W1 + active * HIDDEN + 3]:
+        shifted = []
+        for step in (1e-2, -1e-2):
+            probe = vector.copy()
+            probe[index] += step
+            shifted.append(network_values_and_gradients(probe, *gradient_rows)[0])
+        gradient = (shifted[0] - shifted[1]) / 2e-2
+        expected = alpha * sum(differences[t] * sum(lam ** (t - k) * gradient[k] for k in range(t + 1))
+                               for t in range(len(differences)))
+        assert updated[index] - vector[index] == pytest.approx(expected, rel=0.05, abs=1e-7), index
