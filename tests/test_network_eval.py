@@ -19,6 +19,7 @@ from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move
 from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, bucket_flip, input_index
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
+from tests.test_eval import random_boards
 from tests.test_uci_protocol import legal_bestmove, start
 
 
@@ -120,14 +121,7 @@ def mirrored_fen(board):
 def test_colour_symmetry_of_the_network():
     """A position and its colour-flipped twin score the same for their side to move."""
     params = evaluation_array(random_network(seed=8))
-    rng = random.Random(4)
-    for _ in range(40):
-        board = chess.Board()
-        for _ in range(rng.randrange(2, 80)):
-            legal = list(board.legal_moves)
-            if not legal:
-                break
-            board.push(rng.choice(legal))
+    for board in random_boards(40, seed=4):
         position = Position(board.fen())
         twin = Position(mirrored_fen(board))
         assert evaluate(position.tab, position.bb, position.st, params) == evaluate(

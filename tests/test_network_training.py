@@ -22,19 +22,13 @@ from mpcmc_engine.training.position_data import Positions, load_positions, write
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
 from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td import NETWORK, game_update
+from tests.test_eval import random_boards
 
 
 def random_positions(count, seed=1):
     """Positions of random games (mailboxes, sides) with made-up scores and results."""
-    rng = random.Random(seed)
     boards, sides = [], []
-    while len(boards) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 80)):
-            legal = list(board.legal_moves)
-            if not legal:
-                break
-            board.push(rng.choice(legal))
+    for board in random_boards(count, seed):
         position = Position(board.fen())
         boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
         sides.append(0 if board.turn == chess.WHITE else 1)
@@ -44,6 +38,17 @@ def random_positions(count, seed=1):
     scores = np.where(np.array(sides) == 0, material, -material) + generator.integers(-30, 30, count)
     return Positions(boards_array, np.array(sides, dtype=np.uint8), scores.astype(np.int16),
                      np.sign(scores).astype(np.int8))
+
+
+def board_of(positions, i):
+    """The python-chess board of position i of `positions` (mailbox and side to move)."""
+    board = chess.Board(None)
+    for square in range(64):
+        code = int(positions.board[i, square])
+        if code:
+            board.set_piece_at(square, chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
+    board.turn = bool(positions.side[i] == 0)
+    return board
 
 
 def test_minibatch_gradient_against_finite_differences():
@@ -86,13 +91,7 @@ def test_the_float_model_and_the_engine_agree():
     positions = random_positions(30, seed=3)
     outputs = network_outputs(dequantize(network), active_inputs(positions.board, positions.side))
     for i in range(30):
-        board = chess.Board(None)
-        for square in range(64):
-            code = int(positions.board[i, square])
-            if code:
-                board.set_piece_at(square, chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
-        board.turn = bool(positions.side[i] == 0)
-        position = Position(board.fen())
+        position = Position(board_of(positions, i).fen())
         assert evaluate(position.tab, position.bb, position.st, params) == pytest.approx(
             OUTPUT_SCALE * outputs[i], abs=2)
 
@@ -133,13 +132,7 @@ def test_generated_positions_are_quiet_labelled_and_resumable(tmp_path):
         black = game["result"][game["side"] == 1]
         assert set(white) == {white[0]} and set(black) == {-white[0]} and white[0] in (-1, 0, 1)
     for i in range(len(positions)):  # the side to move is never in check (quiet positions only)
-        board = chess.Board(None)
-        for square in range(64):
-            code = int(positions.board[i, square])
-            if code:
-                board.set_piece_at(square, chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
-        board.turn = bool(positions.side[i] == 0)
-        assert not board.is_check()
+        assert not board_of(positions, i).is_check()
     first = (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns
     generate_positions(settings, 1, lambda games, kept: pytest.fail("nothing is missing"))
     assert (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns == first
