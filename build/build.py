@@ -183,7 +183,7 @@ def run_pyinstaller(onefile: bool, cache: Path, digest: str) -> None:
                "--distpath", str(DIST), "--workpath", str(WORK / "pyinstaller"), "--specpath", str(WORK),
                "--paths", str(REPO), "--runtime-hook", str(HERE / "runtime_hook.py"),
                "--add-data",
-               f"{REPO / 'mpcmc_engine' / 'eval' / 'weights' / 'default.json'}{os.pathsep}mpcmc_engine/eval/weights",
+               f"{REPO / 'mpcmc_engine' / 'eval' / 'weights'}{os.pathsep}mpcmc_engine/eval/weights",
                "--add-data", f"{cache}{os.pathsep}numba_cache/{digest}"]
     for package in PACKAGES:
         command += ["--collect-submodules", package]

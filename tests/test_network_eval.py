@@ -14,7 +14,9 @@ import pytest
 from mpcmc_engine.bitboard.constants import BLACK, PAWN, QUEEN, WHITE
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
-from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, QA, QB, Network, load_network, save_network
+from mpcmc_engine.eval.network import (
+    HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
+)
 from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
 from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, bucket_flip, input_index
 from mpcmc_engine.search.limits import SearchLimits
@@ -264,3 +266,20 @@ def test_bench_measures_a_network_against_the_shipped_evaluation(tmp_path, engin
     corrupt.write_text("{")
     finished = subprocess.run(command + [str(corrupt)], capture_output=True, text=True, env=engine_env, timeout=300)
     assert finished.returncode == 2 and str(corrupt) in finished.stdout
+
+
+def test_the_shipped_network_is_selectable_by_name(raw_engine):
+    """`EvalFile <network>` loads the shipped network (a valid file of this engine's shape); `<default>` returns to
+    the linear weights."""
+    shipped = load_network(SHIPPED_NETWORK_PATH)
+    assert shipped.provenance.startswith("train-network on")
+    engine, _ = start(raw_engine)
+    engine.send("setoption name EvalFile value <network>", "position startpos", "eval")
+    lines = engine.read_until("Final evaluation")
+    assert any(line.startswith("NNUE network output") for line in lines), lines
+    engine.send("go depth 6")
+    legal_bestmove(engine.read_until("bestmove", timeout=30), chess.Board())
+    engine.send("setoption name EvalFile value <default>", "eval")
+    lines = engine.read_until("Final evaluation")
+    assert any(line.startswith("material") and "mg" not in line for line in lines)
+    assert any(line.split()[0] == "pst" for line in lines), lines

@@ -30,6 +30,7 @@ QB = 64               # output-weight scale
 OUTPUT_SCALE = 400    # centipawns per unit of the float network's output
 INT16_LIMIT = 32767
 B2_LIMIT = 2 ** 31 - 1
+SHIPPED_NETWORK_PATH = Path(__file__).resolve().parent / "weights" / "network.json"  # EvalFile <network>
 SHAPE_FIELDS = {"inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE}
 
 

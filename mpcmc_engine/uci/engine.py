@@ -14,7 +14,7 @@ import traceback
 from typing import Optional
 
 from mpcmc_engine.eval.eval_file import load_evaluation
-from mpcmc_engine.eval.network import Network
+from mpcmc_engine.eval.network import SHIPPED_NETWORK_PATH, Network
 from mpcmc_engine.eval.weights import Weights, load_default_weights
 from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
 from mpcmc_engine.mpcmc.subengine import SubEngineError
@@ -25,7 +25,7 @@ from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, par
 from mpcmc_engine.uci.game import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
-from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, Options
+from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, SHIPPED_NETWORK, Options
 from mpcmc_engine.uci.search_job import SearchJob, root_moves
 from mpcmc_engine.uci.tablebase import RootTablebase
 from mpcmc_engine.uci.tool_jobs import BenchJob, PerftJob
@@ -82,6 +82,8 @@ class Engine:
         """EvalFile: load and check the weights or network file (ValueError: nothing changes), then evaluate with
         it."""
         path = values["EvalFile"]
+        if path == SHIPPED_NETWORK:
+            path = str(SHIPPED_NETWORK_PATH)
         evaluation = None if path == DEFAULT_WEIGHTS else load_evaluation(path)
         self.finish_search()
         self.searcher.set_evaluation(evaluation or load_default_weights())

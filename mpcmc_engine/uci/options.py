@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 EMPTY = "<empty>"
 DEFAULT_WEIGHTS = "<default>"
+SHIPPED_NETWORK = "<network>"    # EvalFile value of the network shipped with the engine (eval/weights/network.json)
 
 
 @dataclass(frozen=True)
