@@ -17,7 +17,9 @@ from mpcmc_engine.training.network_model import (
     LOGISTIC, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector, loss_and_gradient, network_outputs,
     network_row_of, network_values_and_gradients, output_gradients, quantize,
 )
-from mpcmc_engine.training.network_trainer import NetworkTrainSettings, checkpoint_file, train_network
+from mpcmc_engine.training.network_trainer import (
+    NetworkTrainSettings, TrainerCheckpoint, checkpoint_file, save_trainer_checkpoint, train_network,
+)
 from mpcmc_engine.training.position_data import Positions, load_positions, write_chunk
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
 from mpcmc_engine.training.records import TrainingRecord
@@ -102,7 +104,7 @@ def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):
     whole = tmp_path / "whole.json"
     state = train_network(positions, settings, initial_vector(7), whole, "test")
     assert state.curve[-1]["train_loss"] < state.curve[0]["train_loss"]
-    partial = tmp_path / "partial.json"
+    partial = tmp_path / "made" / "partial.json"  # its directory is made by the first checkpoint
 
     class StopTrainingError(Exception):
         pass
@@ -114,11 +116,25 @@ def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):
     with pytest.raises(StopTrainingError):
         train_network(positions, settings, initial_vector(7), partial, "test", on_epoch=stop_after_two)
     assert checkpoint_file(partial).exists() and not partial.exists()
-    train_network(positions, settings, initial_vector(99), partial, "test", resume=True)
+    resumed = train_network(positions, settings, initial_vector(99), partial, "test", resume=True)
+    assert np.array_equal(resumed.vector, state.vector) and resumed.curve == state.curve
     assert np.array_equal(load_network(partial).w1, load_network(whole).w1)
     other = NetworkTrainSettings(epochs=5, batch_size=64, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
     with pytest.raises(ValueError, match="written with settings"):
         train_network(positions, other, initial_vector(7), partial, "test", resume=True)
+
+
+def test_resume_refuses_a_damaged_or_foreign_checkpoint(tmp_path):
+    positions = random_positions(40, seed=5)
+    settings = NetworkTrainSettings(epochs=1, batch_size=16, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
+    out = tmp_path / "n.json"
+    checkpoint_file(out).write_bytes(b"PK\x03\x04 truncated")
+    with pytest.raises(ValueError, match="cannot be read"):
+        train_network(positions, settings, initial_vector(7), out, "test", resume=True)
+    small = np.zeros(10, dtype=np.float32)
+    save_trainer_checkpoint(TrainerCheckpoint(small, small, small, 1, 0, []), settings, out)
+    with pytest.raises(ValueError, match="do not hold the network's"):
+        train_network(positions, settings, initial_vector(7), out, "test", resume=True)
 
 
 def test_generated_positions_are_quiet_labelled_and_resumable(tmp_path):
@@ -163,6 +179,11 @@ def test_train_network_command_errors_and_a_run(tmp_path, engine_env):
     assert done.returncode == 0, done.stderr
     assert load_network(tmp_path / "n.json").provenance.startswith("mpcmc-engine train-network --data")
     assert (tmp_path / "curve.png").stat().st_size > 0 and (tmp_path / "curve.csv").read_text().count("\n") == 3
+    checkpoint_file(tmp_path / "n.json").write_bytes(b"PK\x03\x04 truncated")
+    damaged = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), "--epochs", "2",
+                          "--batch-size", "32", "--resume", env=engine_env)
+    assert damaged.returncode == 2 and "n.json.checkpoint.npz: cannot be read" in damaged.stderr
+    assert "Traceback" not in damaged.stderr
 
 
 def test_the_logistic_matches_the_trainers_scale():
@@ -216,3 +237,21 @@ def test_gen_positions_refuses_an_unusable_evaluation_file(tmp_path, engine_env)
                           env=engine_env)
     assert refused.returncode == 2 and str(bad) in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "data").exists()
+
+
+def test_a_chunk_with_values_out_of_range_or_truncated_is_refused(tmp_path):
+    good = random_positions(10, seed=11)
+    for name, broken in [("piece", Positions(np.where(good.board == 0, 15, good.board).astype(np.uint8), good.side,
+                                             good.score, good.result)),
+                         ("side", Positions(good.board, np.full(10, 2, dtype=np.uint8), good.score, good.result))]:
+        folder = tmp_path / name
+        write_chunk(folder, 0, broken)
+        with pytest.raises(ValueError, match="out of range") as error:
+            load_positions(folder)
+        assert "chunk-00000.npz" in str(error.value)
+    folder = tmp_path / "truncated"
+    write_chunk(folder, 0, good)
+    path = folder / "chunk-00000.npz"
+    path.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(ValueError, match="cannot be read"):
+        load_positions(folder)

@@ -34,12 +34,13 @@ def _error(message: str) -> int:
 
 
 def run(args) -> int:
-    """Train and write the network; 2 with a one-line message on bad settings or unusable files."""
+    """Train and write the network; 2 with a one-line message on bad settings or unusable files, 130 when
+    interrupted (Ctrl-C)."""
     from mpcmc_engine.eval.network import load_network
     from mpcmc_engine.training.curve import write_curve_csv
     from mpcmc_engine.training.network_curve import plot_network_curve
     from mpcmc_engine.training.network_model import dequantize, initial_vector
-    from mpcmc_engine.training.network_trainer import train_network
+    from mpcmc_engine.training.network_trainer import checkpoint_file, train_network
     from mpcmc_engine.training.position_data import load_positions
 
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0 or not 0 <= args.result_weight <= 1 \
@@ -65,8 +66,12 @@ def run(args) -> int:
     provenance = "mpcmc-engine " + " ".join(shlex.quote(word) for word in sys.argv[1:])
     try:
         state = train_network(positions, settings, initial, args.out, provenance, args.resume, on_epoch)
-    except ValueError as error:  # a checkpoint that cannot be resumed
+    except (ValueError, OSError) as error:  # a checkpoint that cannot be resumed, an output that cannot be written
         return _error(str(error))
+    except KeyboardInterrupt:
+        print(f"mpcmc-engine train-network: interrupted; rerun with --resume to continue from the last whole epoch "
+              f"({checkpoint_file(args.out)})", file=sys.stderr)
+        return 130
     last = state.curve[-1]
     print(f"wrote {args.out}: train loss {last['train_loss']:.5f}, validation loss {last['validation_loss']:.5f}")
     return 0

@@ -9,16 +9,17 @@ after every epoch) ends with the same network as an uninterrupted one. Progress 
 
 import json
 import math
-import os
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
+from mpcmc_engine.atomic_files import write_atomically
 from mpcmc_engine.eval.network import save_network
 from mpcmc_engine.jit import jit
-from mpcmc_engine.training.network_model import active_inputs, loss_and_gradient, quantize
+from mpcmc_engine.training.network_model import VECTOR_SIZE, active_inputs, loss_and_gradient, quantize
 from mpcmc_engine.training.position_data import Positions
 from mpcmc_engine.training.values import win_probability
 
@@ -87,16 +88,18 @@ def checkpoint_file(out) -> Path:
 
 
 def save_trainer_checkpoint(state: TrainerCheckpoint, settings: NetworkTrainSettings, out) -> None:
-    """Write the checkpoint atomically (temporary file, then rename)."""
-    target = checkpoint_file(out)
-    temporary = target.with_name(target.name + ".tmp.npz")
-    np.savez(temporary, vector=state.vector, first=state.first, second=state.second, step=state.step,
-             epochs_done=state.epochs_done, curve=json.dumps(state.curve), settings=json.dumps(asdict(settings)))
-    os.replace(temporary, target)
+    """Write the checkpoint atomically (temporary file, then rename; its directory is made when missing)."""
+    def write(temporary):
+        with open(temporary, "wb") as handle:
+            np.savez(handle, vector=state.vector, first=state.first, second=state.second, step=state.step,
+                     epochs_done=state.epochs_done, curve=json.dumps(state.curve),
+                     settings=json.dumps(asdict(settings)))
+    write_atomically(checkpoint_file(out), write)
 
 
 def load_trainer_checkpoint(settings: NetworkTrainSettings, out) -> TrainerCheckpoint:
-    """The checkpoint of the run writing `out`; ValueError when it is missing, unreadable or from other settings."""
+    """The checkpoint of the run writing `out`; ValueError when it is missing, unreadable, of another network size or
+    from other settings."""
     path = checkpoint_file(out)
     try:
         with np.load(path) as data:
@@ -104,8 +107,10 @@ def load_trainer_checkpoint(settings: NetworkTrainSettings, out) -> TrainerCheck
             state = TrainerCheckpoint(data["vector"].astype(np.float32), data["first"].astype(np.float32),
                                       data["second"].astype(np.float32), int(data["step"]), int(data["epochs_done"]),
                                       json.loads(str(data["curve"])))
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
         raise ValueError(f"checkpoint {path}: cannot be read: {error}") from None
+    if any(array.shape != (VECTOR_SIZE,) for array in (state.vector, state.first, state.second)):
+        raise ValueError(f"checkpoint {path}: its arrays do not hold the network's {VECTOR_SIZE} parameters")
     if saved != asdict(settings):
         raise ValueError(f"checkpoint {path}: written with settings {saved}, this run has {asdict(settings)}")
     return state

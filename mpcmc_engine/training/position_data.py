@@ -10,6 +10,8 @@ resumed by generating the chunks that are missing.
 """
 
 import os
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import numpy as np
 
 SCORE_LIMIT = 3000
 CHUNK_PATTERN = "chunk-{:05d}.npz"
+PIECE_CODES = (0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14)  # empty, white and black pawn..king
 
 
 @dataclass
@@ -53,13 +56,18 @@ def _read_chunk(path: Path) -> Positions:
     try:
         with np.load(path) as data:
             arrays = {name: data[name] for name in ("board", "side", "score", "result")}
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise ValueError(f"position chunk {path}: cannot be read: {error}") from None
     n = len(arrays["side"])
-    shapes_ok = arrays["board"].shape == (n, 64) and all(len(arrays[k]) == n for k in ("score", "result"))
+    shapes_ok = arrays["board"].shape == (n, 64) and all(arrays[k].shape == (n,) for k in ("score", "result"))
     if not shapes_ok:
         raise ValueError(f"position chunk {path}: arrays of different lengths or a board that is not 64 squares")
-    return Positions(**arrays)
+    valid = (np.isin(arrays["board"], PIECE_CODES).all() and np.isin(arrays["side"], (0, 1)).all()
+             and np.isin(arrays["result"], (-1, 0, 1)).all() and (np.abs(arrays["score"]) <= SCORE_LIMIT).all())
+    if not valid:
+        raise ValueError(f"position chunk {path}: a piece code, side, result or score out of range")
+    return Positions(arrays["board"].astype(np.uint8), arrays["side"].astype(np.uint8),
+                     arrays["score"].astype(np.int16), arrays["result"].astype(np.int8))
 
 
 def load_positions(*directories) -> Positions:
