@@ -22,7 +22,7 @@ from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
-from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate
+from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate_linear
 from mpcmc_engine.eval.network_eval import network_score, record_move, refresh_root
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
@@ -366,10 +366,10 @@ def is_improving(ws, ply, static_eval):
 
 @jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64)", inline="always")
 def search_evaluate(tab, bb, st, weights, ws, ply):
-    """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else evaluate()."""
+    """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else the linear one."""
     if weights[0] == KIND_NETWORK:
         return network_score(bb, st, weights, ws, W_ACC, ply)
-    return evaluate(tab, bb, st, weights)
+    return evaluate_linear(tab, bb, st, weights)
 
 
 @jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
@@ -378,6 +378,14 @@ def play(tab, bb, st, weights, ws, ply, move):
     if weights[0] == KIND_NETWORK:
         record_move(st, ws, W_ACC, ply, move)
     make_move(tab, bb, st, move)
+
+
+@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64)", inline="always")
+def play_null_move(tab, bb, st, weights, ws, ply):
+    """make_null_move at `ply` of the search, recorded for a network's accumulators."""
+    if weights[0] == KIND_NETWORK:
+        record_move(st, ws, W_ACC, ply, 0)
+    make_null_move(tab, bb, st)
 
 
 @jit(QUIESCENCE_SIGNATURE)
@@ -502,9 +510,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             and eval_ >= beta):
         reduction = NULL_MOVE_BASE + depth // NULL_MOVE_DEPTH_DIVISOR + min((eval_ - beta) // NULL_MOVE_EVAL_DIVISOR, 3)
         ws[W_MOVED + ply] = -1
-        make_null_move(tab, bb, st)
-        if weights[0] == KIND_NETWORK:
-            record_move(st, ws, W_ACC, ply, 0)
+        play_null_move(tab, bb, st, weights, ws, ply)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
         if ws[S_ABORT]:

@@ -39,8 +39,7 @@ def run(args) -> int:
             print(f"mpcmc-engine gen-positions: error: {error}", file=sys.stderr)
             return 2
     todo = missing_chunks(settings)
-    done_games = args.games - sum(min(settings.games_per_chunk, args.games - i * settings.games_per_chunk)
-                                  for i in todo)
+    done_games = args.games - sum(settings.games_in(index) for index in todo)
     try:
         with tqdm(total=args.games, initial=done_games, unit="game", desc="gen-positions") as bar:
             kept = [0]

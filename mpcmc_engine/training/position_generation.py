@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mpcmc_engine.bitboard.constants import KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, ST_BOARD
-from mpcmc_engine.bitboard.moves import move_kind, move_to
+from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.match.openings import load_openings
+from mpcmc_engine.search.core import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.play import selfplay_record
 from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, write_chunk
@@ -45,13 +45,9 @@ class GenerationSettings:
         """The number of chunks the run writes."""
         return -(-self.games // self.games_per_chunk)
 
-
-def is_quiet(position, move: int) -> bool:
-    """Whether `move` (a legal core move of `position`) is neither a capture nor a promotion."""
-    kind = move_kind(move)
-    if kind in (KIND_PROMOTION, KIND_EN_PASSANT):
-        return False
-    return kind == KIND_CASTLE or position.st[ST_BOARD + move_to(move)] == 0
+    def games_in(self, index: int) -> int:
+        """The number of games of chunk `index` (the last chunk may hold fewer)."""
+        return min(self.games_per_chunk, self.games - index * self.games_per_chunk)
 
 
 class PositionsBuilder:
@@ -65,7 +61,7 @@ class PositionsBuilder:
 
     def add(self, position, found) -> None:
         """Keep `position` with the score of `found` (its SearchResult) when it is quiet."""
-        if found.is_mate or position.is_check() or not is_quiet(position, found.best_move):
+        if found.is_mate or position.is_check() or is_tactical(position.st, found.best_move):
             return
         self.boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
         self.sides.append(0 if position.white_to_move else 1)
@@ -92,7 +88,7 @@ def generate_chunk(settings: GenerationSettings, index: int, searcher: Searcher)
     rng = np.random.default_rng([settings.seed, index])
     first = index * settings.games_per_chunk
     parts = []
-    for game in range(first, min(first + settings.games_per_chunk, settings.games)):
+    for game in range(first, first + settings.games_in(index)):
         opening = openings[int(rng.integers(len(openings)))]
         moves_rng = random.Random(int(rng.integers(2 ** 62)))
         parts.append(selfplay_record(opening, (searcher, searcher), settings.nodes, settings.epsilon, moves_rng,
@@ -125,7 +121,7 @@ def _start_worker(settings: GenerationSettings) -> None:
 def _chunk_task(settings: GenerationSettings, index: int, searcher: Searcher) -> tuple:
     """(games in the chunk, positions kept) of chunk `index`, generated with `searcher`."""
     kept = generate_chunk(settings, index, searcher)
-    return min(settings.games_per_chunk, settings.games - index * settings.games_per_chunk), kept
+    return settings.games_in(index), kept
 
 
 def _worker_chunk(task) -> tuple:
