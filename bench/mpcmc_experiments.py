@@ -12,6 +12,9 @@ W-D-L, Elo with its 95% interval, LOS, pentanomial counts). Settings of the pape
   clean hash every move: `--fresh-hash`), so its replies are the predicted ones;
 - stochastic: the true opponent is an independent instance of the same strength (same nodes per move, but its own
   hash kept from move to move, so that its replies differ from the nominal opponent's now and then).
+Every cell measured so far was played with the MPC-MC engine's evaluator keeping its hash (MPCMC_EvaluatorHash=keep,
+the engine's behaviour before that option existed); its cells state it, so that a resumed cell goes on as it was
+played. A cell may choose `fresh` instead (a clean evaluator hash every call: the paper's memoryless evaluator).
 """
 
 import argparse
@@ -37,10 +40,11 @@ SELF = " ".join(this_engine_command())
 PLAIN = " ".join(this_engine_command("--plain"))
 
 
-def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", workers=2):
-    """Options of the MPC-MC engine of a cell."""
+def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", workers=2, evaluator_hash="keep"):
+    """Options of the MPC-MC engine of a cell (`evaluator_hash`: MPCMC_EvaluatorHash, fresh or keep)."""
     options = [f"MPCMC={mode}", f"MPCMC_Workers={workers}", f"MPCMC_Evaluator={evaluator}",
-               f"MPCMC_Opponent={opponent}", f"MPCMC_Fortify={'true' if fortify else 'false'}"]
+               f"MPCMC_Opponent={opponent}", f"MPCMC_Fortify={'true' if fortify else 'false'}",
+               f"MPCMC_EvaluatorHash={evaluator_hash}"]
     if evaluator != "internal":
         options.append("MPCMC_EvaluatorOptions=Threads=1; Hash=16")
     if opponent != "internal":
@@ -82,11 +86,11 @@ def _setting(deterministic: bool) -> str:
     return "deterministic" if deterministic else "stochastic"
 
 
-def _timed_cell(milliseconds: int, deterministic: bool, cap_seconds: int) -> Cell:
+def _timed_cell(milliseconds: int, deterministic: bool, cap_seconds: int, evaluator_hash: str = "keep") -> Cell:
     """One-step with Stockfish 15.1 in the paper's own setting: every sub-engine call of the MPC-MC engine and every
     move of the true opponent get `milliseconds`; the MPC-MC engine's own `go movetime` is only a safety cap
     (`cap_seconds`; its 50 ms calls take about 2 s a move, its 200 ms calls about 8 s)."""
-    return Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH)
+    return Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH, evaluator_hash=evaluator_hash)
                 + [f"MPCMC_EvalLimit={milliseconds} ms", f"MPCMC_OpponentLimit={milliseconds} ms"],
                 STOCKFISH, SF_OPTIONS,
                 ["--movetime", str(milliseconds / 1000)] + (DETERMINISTIC if deterministic else []) + ADJUDICATION,
@@ -94,11 +98,12 @@ def _timed_cell(milliseconds: int, deterministic: bool, cap_seconds: int) -> Cel
                 first_flags=("--limit", f"movetime={cap_seconds}"))
 
 
-def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: str = "") -> dict:
+def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: str = "",
+                 evaluator_hash: str = "keep") -> dict:
     """Tables 1 to 4 at `nodes` nodes a sub-engine call and a move: one-step plain and fortified, deterministic and
     stochastic; half-step; two-step (the best 10% of the root moves expanded). `sub_engine` is the evaluator,
-    nominal opponent and true opponent: `internal` (this engine in plain mode) or STOCKFISH (then adjudicated).
-    Cell names are `prefix` + variant + `label`."""
+    nominal opponent and true opponent: `internal` (this engine in plain mode) or STOCKFISH (then adjudicated);
+    `evaluator_hash` is MPCMC_EvaluatorHash. Cell names are `prefix` + variant + `label`."""
     if sub_engine == "internal":
         base_command, base_options, engine, adjudication = PLAIN, [], f"this engine {nodes} nodes", []
     else:
@@ -111,7 +116,7 @@ def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: s
                     f"{setting}, {engine}, {_setting(deterministic)}" + (", adjudicated" if adjudication else ""))
 
     def mpcmc(mode, fortify=False):
-        return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine)
+        return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine, evaluator_hash=evaluator_hash)
 
     return {
         f"{prefix}one-det-{label}": cell(mpcmc("one"), True, "one-step"),

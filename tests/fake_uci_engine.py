@@ -1,4 +1,5 @@
-"""A scripted misbehaving UCI engine for the failure tests of the match and EPD runners and of uci_process.
+"""A scripted misbehaving UCI engine for the failure tests of the match and EPD runners, uci_process and MPC-MC, that
+can also log the commands it receives.
 
 Usage: python fake_uci_engine.py MODE [GOOD_MOVES]
 
@@ -10,7 +11,8 @@ first legal move (in UCI order) for GOOD_MOVES moves of each game (default 2) an
   illegal  answers a syntactically valid but illegal move (an opponent's piece to an empty square)
   garbage  prints garbage lines, then an unparsable bestmove
 With the environment variable FAKE_UCI_PID_FILE set, it appends its process id to that file when it starts (so a test
-can check that no such process outlives its caller).
+can check that no such process outlives its caller); with FAKE_UCI_COMMAND_LOG set, it appends every line it receives
+to that file (so a test can check what its client sent).
 """
 
 import os
@@ -26,6 +28,13 @@ def send(line: str) -> None:
     """Write one protocol line and flush."""
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def log_command(line: str) -> None:
+    """Append a received line to the file named by FAKE_UCI_COMMAND_LOG, if set."""
+    if os.environ.get("FAKE_UCI_COMMAND_LOG"):
+        with open(os.environ["FAKE_UCI_COMMAND_LOG"], "a") as log:
+            log.write(line)
 
 
 def position_from(arguments: list) -> chess.Board:
@@ -74,6 +83,7 @@ def main() -> None:
             pids.write(f"{os.getpid()}\n")
     board, moves_played = chess.Board(), 0
     for line in sys.stdin:
+        log_command(line)
         command, *arguments = line.split()
         if mode == "mute" or (mode == "unready" and command == "isready"):
             continue

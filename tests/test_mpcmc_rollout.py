@@ -174,7 +174,8 @@ def test_fortification_plays_the_evaluators_root_move_when_its_value_beats_every
     # White move with a quiet reply (...f6, ...gxf6, ...Kb2/...Kd2) that the root search never looked at, and after
     # it the same evaluator sees White about a pawn worse: each one-step value is below the root value (best:
     # g5 ...f6, 0.255 against 0.331 in win probability), so fortification replaces g5 with the evaluator's f4.
-    # Depth limits, one worker (one evaluator hash, used in a fixed order) and fresh-game replies make it repeatable.
+    # Depth limits and a new game before every call (the evaluator's default, the opponent's always) make it
+    # repeatable.
     board = chess.Board("8/5pp1/7p/5P1P/2p3P1/2k5/5P2/2K5 w - - 0 1")
     eval_limit, opponent_limit = parse_call_limit("depth 1"), parse_call_limit("depth 10")
     spec = EngineSpec((STOCKFISH,), "stockfish", {"Threads": 1, "Hash": 16})
@@ -187,7 +188,7 @@ def test_fortification_plays_the_evaluators_root_move_when_its_value_beats_every
 
         fortified = decide(True)
         plain = decide(False)
-        root_move, root_value = pool.workers[0].evaluator.analyse(board, eval_limit.to_engine_limit(0.0))
+        root_move, root_value = pool.workers[0].evaluator.analyse(board, eval_limit.to_engine_limit(0.0), fresh=True)
     finally:
         pool.close()
 

@@ -58,10 +58,12 @@ def test_plain_mode_declares_no_mpcmc_options(engine_command, engine_env):
 def test_mpcmc_options_are_declared_with_standard_types(engine):
     for name in ("MPCMC", "MPCMC_Evaluator", "MPCMC_Opponent", "MPCMC_Workers", "MPCMC_Fortify",
                  "MPCMC_EvalLimit", "MPCMC_OpponentLimit", "MPCMC_TwoStepKeep", "MPCMC_EvaluatorOptions",
-                 "MPCMC_OpponentOptions", "UCI_ShowMPCMC"):
+                 "MPCMC_OpponentOptions", "MPCMC_EvaluatorHash", "UCI_ShowMPCMC"):
         assert name in engine.options
     assert engine.options["MPCMC"].default == "off"
     assert set(engine.options["MPCMC"].var) == {"off", "half", "one", "two"}
+    assert engine.options["MPCMC_EvaluatorHash"].default == "fresh"
+    assert set(engine.options["MPCMC_EvaluatorHash"].var) == {"fresh", "keep"}
 
 
 @needs_stockfish
@@ -97,6 +99,30 @@ def test_decision_reports_the_predicted_reply_as_pv_and_ponder_move(open_engine)
     engine.quit()
 
 
+@pytest.mark.parametrize("evaluator_hash", ["fresh", "keep"])
+def test_the_evaluator_starts_a_new_game_before_every_call_unless_it_keeps_its_hash(open_engine, tmp_path,
+                                                                                    evaluator_hash):
+    # one worker, so one evaluator process logs every evaluator call: two moves with 20 root moves each, every move
+    # with 20 one-step evaluations and the fortification's analysis of the root, each move in a new game of the
+    # engine under test (its own `ucinewgame` must not reach the evaluator)
+    log = tmp_path / "evaluator.log"
+    evaluator = shlex.join(["env", f"FAKE_UCI_COMMAND_LOG={log}", sys.executable, FAKE, "good"])
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Fortify": True, "MPCMC_Workers": 1, "MPCMC_Evaluator": evaluator,
+                      "MPCMC_Opponent": shlex.join([sys.executable, FAKE, "good"]),
+                      "MPCMC_EvaluatorHash": evaluator_hash})
+    board = chess.Board()
+    for game in range(2):
+        board.push(engine.play(board, chess.engine.Limit(nodes=1), game=game).move)
+    engine.quit()
+    commands = [line for line in log.read_text().splitlines() if line.startswith(("ucinewgame", "go"))]
+    calls = 2 * 21
+    if evaluator_hash == "fresh":
+        assert commands == ["ucinewgame", "go nodes 1"] * calls
+    else:
+        assert commands == ["ucinewgame"] + ["go nodes 1"] * calls
+
+
 def test_internal_sub_engines_and_no_orphans_after_quit(open_engine):
     engine = open_engine()
     engine.configure({"MPCMC": "one", "MPCMC_Workers": 1, "MPCMC_EvalLimit": "depth 2",
@@ -127,7 +153,7 @@ def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engi
     engine.send("uci")
     engine.read_until("uciok")
     for name, value in (("MPCMC_EvalLimit", "fast"), ("MPCMC_OpponentOptions", "Hash"), ("MPCMC", "three"),
-                        ("MPCMC_Opponent", "'unbalanced")):
+                        ("MPCMC_Opponent", "'unbalanced"), ("MPCMC_EvaluatorHash", "forget")):
         engine.send(f"setoption name {name} value {value}", "isready")
         lines = engine.read_until("readyok")
         assert any(line.startswith("info string error: ") for line in lines), (name, lines)

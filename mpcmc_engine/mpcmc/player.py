@@ -2,7 +2,9 @@
 
 Sub-engine command lines are `internal` (this engine started again with `--plain`, so it never recurses) or any
 command line, split with shlex and run without a shell. Their UCI options are given as `Name=Value` pairs
-separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500`).
+separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500`). MPCMC_EvaluatorHash is `fresh`
+(a new game, so a clean hash, before every evaluator call) or `keep` (the evaluator's hash carries over from call to
+call, move to move and game to game).
 """
 
 import os
@@ -58,10 +60,14 @@ def config_from_options(values: dict) -> MpcmcConfig:
     mode = values.get("MPCMC", "off").lower()
     if mode != "off" and mode not in MODES:
         raise ValueError(f"MPCMC must be off, half, one or two, not {mode!r}")
+    evaluator_hash = values.get("MPCMC_EvaluatorHash", "fresh").lower()
+    if evaluator_hash not in ("fresh", "keep"):
+        raise ValueError(f"MPCMC_EvaluatorHash must be fresh or keep, not {evaluator_hash!r}")
     settings = RolloutSettings(
         mode=mode if mode in MODES else "one",
         fortify=bool(values.get("MPCMC_Fortify", False)),
         two_step_keep=int(values.get("MPCMC_TwoStepKeep", 25)) / 100,
+        fresh_evaluator=evaluator_hash == "fresh",
         eval_limit=parse_call_limit(values.get("MPCMC_EvalLimit", "auto")),
         opponent_limit=parse_call_limit(values.get("MPCMC_OpponentLimit", "auto")),
     )

@@ -8,6 +8,9 @@
 Positions that are terminal after u or w (mate, stalemate, claimable repetition or fifty moves, insufficient
 material) are scored exactly without asking an engine. Fortification also asks the evaluator for its own move and
 value at the root and plays it when that value is better than the MPC-MC choice's.
+Every call of the nominal opponent starts a new game (`ucinewgame`: a clean hash), and so does every call of the
+evaluator unless `fresh_evaluator` is off: the memoryless evaluation the paper assumes (off, the evaluator's hash
+carries over from call to call, move to move and game to game).
 A sub-engine failure (SubEngineError: a call failed twice) leaves its move unscored and is listed in the decision's
 `failures`; any other exception in a task is a fault of this code and propagates to the caller.
 """
@@ -51,10 +54,12 @@ class Decision:
 
 @dataclass(frozen=True)
 class RolloutSettings:
-    """How the choice is made: mode, fortification, two-step keep fraction, per-call limits and overhead."""
+    """How the choice is made: mode, fortification, two-step keep fraction, the evaluator's memory, per-call limits
+    and overhead."""
     mode: str = "one"
     fortify: bool = False
     two_step_keep: float = 0.25
+    fresh_evaluator: bool = True  # a new game (clean hash) before every evaluator call
     eval_limit: CallLimit = CallLimit()
     opponent_limit: CallLimit = CallLimit()
     call_overhead_seconds: float = 0.003  # a call's round trip at 1 node, docs/results/parallel.txt
@@ -95,14 +100,16 @@ class Rollout:
         if exact is not None:
             return MoveResult(move, exact, exact=True)
         eval_limit, opponent_limit = limits
+        fresh = self.settings.fresh_evaluator
         if half:
-            return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline).for_opponent().later(1))
+            value = worker.evaluator.evaluate(after, eval_limit, deadline, fresh)
+            return MoveResult(move, value.for_opponent().later(1))
         reply = worker.opponent.play(after, opponent_limit, deadline, fresh=True)
         after.push(reply)
         exact = _exact_value(after, us, 2)
         if exact is not None:
             return MoveResult(move, exact, reply, exact=True)
-        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline).later(2), reply)
+        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline, fresh).later(2), reply)
 
     def _limits(self, calls: int, budget_seconds: float):
         """(eval Limit, opponent Limit) for `calls` calls within the budget (fixed limits are kept as given)."""
@@ -117,7 +124,8 @@ class Rollout:
         limits = self._limits(calls, budget_seconds)
         tasks = [lambda worker, b=b, m=m: self._score_move(worker, b, m, limits, deadline, half) for b, m in pairs]
         if root is not None:
-            tasks.insert(0, lambda worker: worker.evaluator.analyse(root, limits[0], deadline))
+            tasks.insert(0, lambda worker: worker.evaluator.analyse(root, limits[0], deadline,
+                                                                    self.settings.fresh_evaluator))
         results, errors = self.pool.run(tasks, deadline, stop_event)
         for index, error in errors:
             if not isinstance(error, SubEngineError):

@@ -52,6 +52,13 @@ def within_deadline(limit: chess.engine.Limit, deadline: float) -> chess.engine.
     return dataclasses.replace(limit, time=left)
 
 
+def _game(fresh: bool):
+    """python-chess's `game` argument of a call: a new game id when `fresh` (python-chess then sends `ucinewgame`
+    first, which clears the engine's hash), else None (one game for every call of the process: `ucinewgame` is sent
+    before its first call only)."""
+    return uuid.uuid4() if fresh else None
+
+
 class SubEngine:
     """A UCI process used for one role (evaluator or opponent); thread-safe for one caller at a time."""
 
@@ -173,24 +180,27 @@ class SubEngine:
         """The engine's move in `board` (from `play`, as a strength-limited engine really plays); with `fresh` its
         hash is cleared first (`ucinewgame`) so that the reply is reproducible."""
         def action(engine, limit):
-            result = engine.play(board, limit, game=uuid.uuid4() if fresh else None)
+            result = engine.play(board, limit, game=_game(fresh))
             if result.move is None or result.move not in board.legal_moves:
                 raise SubEngineError(f"{self.spec.display_name}: no legal move returned")
             return result.move
         return self._call(action, limit, deadline)
 
-    def evaluate(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0) -> Value:
-        """The engine's value of `board` from its side to move's view."""
-        return self._analyse(board, limit, deadline, chess.engine.INFO_SCORE)[1]
+    def evaluate(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0,
+                 fresh: bool = False) -> Value:
+        """The engine's value of `board` from its side to move's view; with `fresh` its hash is cleared first
+        (`ucinewgame`), so that the value depends on nothing the engine searched before."""
+        return self._analyse(board, limit, deadline, chess.engine.INFO_SCORE, fresh)[1]
 
-    def analyse(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0):
-        """(best move or None, value from the side to move's view) of the engine's analysis of `board`."""
-        return self._analyse(board, limit, deadline, chess.engine.INFO_SCORE | chess.engine.INFO_PV)
+    def analyse(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0, fresh: bool = False):
+        """(best move or None, value from the side to move's view) of the engine's analysis of `board`; `fresh` as
+        in evaluate()."""
+        return self._analyse(board, limit, deadline, chess.engine.INFO_SCORE | chess.engine.INFO_PV, fresh)
 
-    def _analyse(self, board, limit, deadline, info):
+    def _analyse(self, board, limit, deadline, info, fresh):
         """analyse() parsing only the `info` fields asked for (a PV costs the caller a board replay per line)."""
         def action(engine, limit):
-            result = engine.analyse(board, limit, info=info)
+            result = engine.analyse(board, limit, info=info, game=_game(fresh))
             if "score" not in result:
                 raise SubEngineError(f"{self.spec.display_name}: analysis without a score")
             pv = result.get("pv") or [None]

@@ -97,6 +97,7 @@ MPCMC_OPTIONS = (
     Option("MPCMC_EvalLimit", "string", "auto", on_change="configure_mpcmc"),
     Option("MPCMC_OpponentLimit", "string", "auto", on_change="configure_mpcmc"),
     Option("MPCMC_TwoStepKeep", "spin", 25, 1, 100, on_change="configure_mpcmc"),
+    Option("MPCMC_EvaluatorHash", "combo", "fresh", choices=("fresh", "keep"), on_change="configure_mpcmc"),
     Option("UCI_ShowMPCMC", "check", False),
 )
 
