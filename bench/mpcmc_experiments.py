@@ -38,18 +38,18 @@ from mpcmc_engine.uci_process import this_engine_command
 STOCKFISH = "/usr/games/stockfish"
 SELF = " ".join(this_engine_command())
 PLAIN = " ".join(this_engine_command("--plain"))
+# This engine's cells were played when the linear weights were its default evaluation: every process of this engine
+# in a cell (the MPC-MC engine, its internal sub-engines, the base engine) is pinned to them.
+LINEAR = "EvalFile=<linear>"
 
 
 def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", workers=2, evaluator_hash="keep"):
     """Options of the MPC-MC engine of a cell (`evaluator_hash`: MPCMC_EvaluatorHash, fresh or keep)."""
-    options = [f"MPCMC={mode}", f"MPCMC_Workers={workers}", f"MPCMC_Evaluator={evaluator}",
-               f"MPCMC_Opponent={opponent}", f"MPCMC_Fortify={'true' if fortify else 'false'}",
-               f"MPCMC_EvaluatorHash={evaluator_hash}"]
-    if evaluator != "internal":
-        options.append("MPCMC_EvaluatorOptions=Threads=1; Hash=16")
-    if opponent != "internal":
-        options.append("MPCMC_OpponentOptions=Threads=1; Hash=16")
-    return options
+    return [f"MPCMC={mode}", f"MPCMC_Workers={workers}", f"MPCMC_Evaluator={evaluator}",
+            f"MPCMC_Opponent={opponent}", f"MPCMC_Fortify={'true' if fortify else 'false'}",
+            f"MPCMC_EvaluatorHash={evaluator_hash}", LINEAR,
+            f"MPCMC_EvaluatorOptions={LINEAR if evaluator == 'internal' else 'Threads=1; Hash=16'}",
+            f"MPCMC_OpponentOptions={LINEAR if opponent == 'internal' else 'Threads=1; Hash=16'}"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: s
     nominal opponent and true opponent: `internal` (this engine in plain mode) or STOCKFISH (then adjudicated);
     `evaluator_hash` is MPCMC_EvaluatorHash. Cell names are `prefix` + variant + `label`."""
     if sub_engine == "internal":
-        base_command, base_options, engine, adjudication = PLAIN, [], f"this engine {nodes} nodes", []
+        base_command, base_options, engine, adjudication = PLAIN, [LINEAR], f"this engine {nodes} nodes", []
     else:
         base_command, base_options, engine = sub_engine, SF_OPTIONS, f"Stockfish 15.1 {nodes} nodes"
         adjudication = ADJUDICATION
@@ -139,7 +139,7 @@ def _kept_hash_control(command: str, options: list, nodes: int, engine: str, adj
 
 CELLS = {
     **_table_cells(2000, "2k"),
-    "kept-hash-2k": _kept_hash_control(PLAIN, [], 2000, "this engine"),
+    "kept-hash-2k": _kept_hash_control(PLAIN, [LINEAR], 2000, "this engine"),
     **_table_cells(500, "500"),
     # Stockfish 15.1 as evaluator, nominal opponent and true opponent
     **_table_cells(5000, "5k", sub_engine=STOCKFISH, prefix="sf-"),
@@ -150,9 +150,9 @@ CELLS = {
     "sf-one-det-200ms": _timed_cell(200, True, 40),
     # the same wall time per move: MPC-MC splits it over its sub-engine calls (`auto` limits), the base engine
     # searches for all of it
-    "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.15"],
+    "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [LINEAR], ["--movetime", "0.15"],
                            "one-step against the base engine, both 0.15 s a move"),
-    "walltime-500ms": Cell(_mpcmc("one"), PLAIN, [], ["--movetime", "0.5"],
+    "walltime-500ms": Cell(_mpcmc("one"), PLAIN, [LINEAR], ["--movetime", "0.5"],
                            "one-step against the base engine, both 0.5 s a move"),
 }
 

@@ -12,7 +12,7 @@ from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.explain import explain
 from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets, extract_features, game_phase, taper
 from mpcmc_engine.eval.weights import (
-    DEFAULT_WEIGHTS_PATH, FORMAT, VERSION, WEIGHT_LIMIT, Weights, load_default_weights, load_weights,
+    LINEAR_WEIGHTS_PATH, FORMAT, VERSION, WEIGHT_LIMIT, Weights, load_linear_weights, load_weights,
     material_only_weights, save_weights,
 )
 
@@ -38,7 +38,7 @@ def random_weights(seed=2):
 
 
 def test_default_weights_load_and_were_trained():
-    weights = load_default_weights()
+    weights = load_linear_weights()
     assert weights.mg.shape == weights.eg.shape == (N_FEATURES,)
     assert "mpcmc-engine train" in weights.provenance
 
@@ -95,7 +95,7 @@ def test_unreadable_weights_file_is_refused(tmp_path):
 
 
 def test_file_records_layout():
-    data = json.loads(DEFAULT_WEIGHTS_PATH.read_text())
+    data = json.loads(LINEAR_WEIGHTS_PATH.read_text())
     assert data["format"] == FORMAT and data["layout"] == [list(block) for block in LAYOUT]
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from mpcmc_engine.bitboard.constants import BLACK, PAWN, QUEEN, WHITE
 from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.eval.eval_file import DEFAULT_EVALUATION, SHIPPED_EVALUATIONS
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
     HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
@@ -251,35 +252,48 @@ def test_uci_loads_a_network_refuses_a_corrupt_one_and_keeps_playing(raw_engine,
     legal_bestmove(engine.read_until("bestmove", timeout=30), board)
 
 
-def test_bench_measures_a_network_against_the_shipped_evaluation(tmp_path, engine_env):
+def test_bench_measures_another_evaluation_against_the_default(tmp_path, engine_env):
+    """`bench --eval-file` prints the default evaluation's line, then the other's (a file or a shipped name) with the
+    speed ratio; a corrupt file exits 2 naming it."""
     network_file = tmp_path / "net.json"
     save_network(random_network(seed=4, scale=20), network_file)
     command = [sys.executable, "-m", "mpcmc_engine", "bench", "3", "--eval-file"]
-    finished = subprocess.run(command + [str(network_file)], capture_output=True, text=True, env=engine_env,
-                              timeout=300)
-    assert finished.returncode == 0, finished.stderr
-    shipped, other = finished.stdout.strip().splitlines()
-    assert re.fullmatch(r"\d+ nodes \d+ nps", shipped)
-    assert re.fullmatch(rf"{re.escape(str(network_file))}: \d+ nodes \d+ nps; \d+\.\d+ x the shipped evaluation's "
-                        r"nodes/s", other)
+    for other_evaluation in (str(network_file), "<linear>"):
+        finished = subprocess.run(command + [other_evaluation], capture_output=True, text=True, env=engine_env,
+                                  timeout=300)
+        assert finished.returncode == 0, finished.stderr
+        default, other = finished.stdout.strip().splitlines()
+        assert re.fullmatch(r"\d+ nodes \d+ nps", default)
+        assert re.fullmatch(rf"{re.escape(other_evaluation)}: \d+ nodes \d+ nps; \d+\.\d+ x the default "
+                            r"evaluation's nodes/s", other)
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text("{")
     finished = subprocess.run(command + [str(corrupt)], capture_output=True, text=True, env=engine_env, timeout=300)
     assert finished.returncode == 2 and str(corrupt) in finished.stdout
 
 
-def test_the_shipped_network_is_selectable_by_name(raw_engine):
-    """`EvalFile <network>` loads the shipped network (a valid file of this engine's shape); `<default>` returns to
-    the linear weights."""
+def test_the_shipped_evaluations_are_selectable_by_name(raw_engine):
+    """The engine plays with the shipped network by default (`EvalFile <default>`, also `<network>`); `<linear>`
+    selects the shipped linear weights, broken down by feature block in `eval`; `<default>` returns to the network."""
     shipped = load_network(SHIPPED_NETWORK_PATH)
     assert shipped.provenance.startswith("train-network on")
+    assert SHIPPED_EVALUATIONS[DEFAULT_EVALUATION] == SHIPPED_EVALUATIONS["<network>"] == SHIPPED_NETWORK_PATH
     engine, _ = start(raw_engine)
-    engine.send("setoption name EvalFile value <network>", "position startpos", "eval")
-    lines = engine.read_until("Final evaluation")
-    assert any(line.startswith("NNUE network output") for line in lines), lines
+
+    def evaluation_lines(*commands):
+        engine.send(*commands, "eval")
+        return engine.read_until("Final evaluation")
+
+    def is_network(lines):
+        return any(line.startswith("NNUE network output") for line in lines)
+
+    def is_linear(lines):
+        return (any(line.startswith("material") and "mg" not in line for line in lines)
+                and any(line.split()[0] == "pst" for line in lines))
+
+    assert is_network(evaluation_lines("position startpos"))
+    assert is_linear(evaluation_lines("setoption name EvalFile value <linear>"))
     engine.send("go depth 6")
     legal_bestmove(engine.read_until("bestmove", timeout=30), chess.Board())
-    engine.send("setoption name EvalFile value <default>", "eval")
-    lines = engine.read_until("Final evaluation")
-    assert any(line.startswith("material") and "mg" not in line for line in lines)
-    assert any(line.split()[0] == "pst" for line in lines), lines
+    assert is_network(evaluation_lines("setoption name EvalFile value <default>"))
+    assert is_network(evaluation_lines("setoption name EvalFile value <network>"))

@@ -17,7 +17,7 @@ import pytest
 
 from mpcmc_engine.data import UNBALANCED_OPENINGS
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
-from mpcmc_engine.eval.weights import (WEIGHT_LIMIT, load_default_weights, load_weights, material_only_weights,
+from mpcmc_engine.eval.weights import (WEIGHT_LIMIT, load_linear_weights, load_weights, material_only_weights,
                                       save_weights)
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
@@ -258,7 +258,7 @@ def test_match_probe_scores_equal_weights_even_and_trained_weights_higher():
     probe = MatchProbe(material_only_weights(), UNBALANCED_OPENINGS, games=12, nodes=600, seed=1)
     even = probe.measure(material_only_weights())
     assert even["match_games"] == 12 and even["score"] == 0.5 and even["elo"] == 0.0
-    trained = probe.measure(load_default_weights())
+    trained = probe.measure(load_linear_weights())
     assert trained["score"] > 0.6 and trained["elo_low"] < trained["elo"] < trained["elo_high"]
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
 from mpcmc_engine.uci.format import InfoReport, divide_lines, format_bestmove, format_info, wdl_from_score
-from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
+from mpcmc_engine.uci.options import DEFAULT_EVALUATION, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
 from mpcmc_engine.uci.tablebase import RootTablebase, best_moves
 from mpcmc_engine.uci.timeman import GoParams, plan
 
@@ -72,7 +72,7 @@ def test_option_values_are_validated_case_insensitively():
     assert parsed("uci_showwdl", "TRUE") == ("UCI_ShowWDL", True)
     assert parsed("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
     assert parsed("SyzygyPath", "") == ("SyzygyPath", EMPTY)
-    assert parsed("EvalFile", "<default>") == ("EvalFile", DEFAULT_WEIGHTS)
+    assert parsed("EvalFile", "<default>") == ("EvalFile", DEFAULT_EVALUATION)
     assert parsed("clear hash", None) == ("Clear Hash", None)
     for name, value in (("Hash", "0"), ("Hash", "big"), ("Ponder", "yes"), ("SearchAlgorithm", "alphabeta"),
                         ("NoSuchOption", "1"), ("MultiPV", None)):

@@ -1,16 +1,25 @@
-"""`EvalFile`: one loader for both kinds of evaluation file, told apart by their "format" field."""
+"""`EvalFile`: one loader for both kinds of evaluation file, told apart by their "format" field, and the names of
+the evaluations shipped with the engine."""
 
 import json
 from pathlib import Path
 
 from mpcmc_engine.eval import network, weights
-from mpcmc_engine.eval.network import Network
-from mpcmc_engine.eval.weights import Weights
+from mpcmc_engine.eval.network import SHIPPED_NETWORK_PATH, Network
+from mpcmc_engine.eval.weights import LINEAR_WEIGHTS_PATH, Weights
+
+DEFAULT_EVALUATION = "<default>"
+SHIPPED_EVALUATIONS = {
+    DEFAULT_EVALUATION: SHIPPED_NETWORK_PATH,   # the engine's default: the shipped network
+    "<network>": SHIPPED_NETWORK_PATH,
+    "<linear>": LINEAR_WEIGHTS_PATH,            # the shipped linear weights (for comparison and the trainer's seeds)
+}
 
 
 def load_evaluation(path) -> Weights | Network:
-    """The linear weights or the network in the file at `path`; raise ValueError naming the file and the reason
-    when it is neither or is unusable."""
+    """The linear weights or the network in the file at `path`, or the shipped evaluation `path` names (a key of
+    SHIPPED_EVALUATIONS); raise ValueError naming the file and the reason when it is neither or is unusable."""
+    path = SHIPPED_EVALUATIONS.get(str(path), path)
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
@@ -22,3 +31,8 @@ def load_evaluation(path) -> Weights | Network:
         return weights.weights_from_json(data, path)
     raise ValueError(f"evaluation file {path}: format is {kind!r}, expected {weights.FORMAT!r} (linear weights) or "
                      f"{network.FORMAT!r}")
+
+
+def load_default_evaluation() -> Weights | Network:
+    """The evaluation the engine plays with unless told otherwise (`EvalFile <default>`: the shipped network)."""
+    return load_evaluation(DEFAULT_EVALUATION)

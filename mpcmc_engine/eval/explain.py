@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import KING, PAWN
+from mpcmc_engine.eval.eval_file import load_default_evaluation
 from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, block_offsets, extract_features, game_phase, taper
 from mpcmc_engine.eval.network import Network
-from mpcmc_engine.eval.weights import MATERIAL_VALUES, Weights, load_default_weights
+from mpcmc_engine.eval.weights import MATERIAL_VALUES, Weights
 
 
 @dataclass
@@ -43,8 +44,8 @@ def material_balance(position) -> int:
 
 
 def explain(position, evaluation: Weights | Network | None = None) -> Explanation:
-    """Explain the evaluation of `position` (a bitboard.Position) by `evaluation` (the shipped weights if None)."""
-    evaluation = evaluation or load_default_weights()
+    """Explain the evaluation of `position` (a bitboard.Position) by `evaluation` (the default evaluation if None)."""
+    evaluation = evaluation or load_default_evaluation()
     score = int(evaluate(position.tab, position.bb, position.st, evaluation_array(evaluation)))
     white_score = score if position.white_to_move else -score
     phase = int(game_phase(position.bb))

@@ -18,7 +18,7 @@ from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, material_index
 
 FORMAT = "mpcmc-engine weights"
 VERSION = 2  # 2: side terms (mobility, king attack, pawn structure, bishop pair, rook files) added
-DEFAULT_WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "default.json"
+LINEAR_WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "linear.json"  # EvalFile <linear>
 MATERIAL_VALUES = {PAWN: 100, KNIGHT: 320, BISHOP: 330, ROOK: 500, QUEEN: 900, KING: 0}
 # The largest weight magnitude a file may hold, in centipawns (1000 pawns; the shipped weights stay below 900). A
 # position has fewer than 10,000 feature counts in all, so the evaluation's tapered int64 sums stay below
@@ -103,7 +103,7 @@ def save_weights(weights: Weights, path) -> None:
     write_text_atomically(path, json.dumps(data) + "\n")
 
 
-def load_default_weights() -> Weights:
-    """The weights shipped with the engine (eval/weights/default.json, written by `mpcmc-engine train`; see
+def load_linear_weights() -> Weights:
+    """The weights shipped with the engine (eval/weights/linear.json, written by `mpcmc-engine train`; see
     docs/TRAINING.md for the command)."""
-    return load_weights(DEFAULT_WEIGHTS_PATH)
+    return load_weights(LINEAR_WEIGHTS_PATH)

@@ -11,9 +11,10 @@ import time
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import BB_KEYS, ST_PLY
+from mpcmc_engine.eval.eval_file import load_default_evaluation
 from mpcmc_engine.eval.evaluate import evaluation_array
 from mpcmc_engine.eval.network import Network
-from mpcmc_engine.eval.weights import Weights, load_default_weights
+from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.search.constants import (
     C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
     S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
@@ -46,7 +47,7 @@ class Searcher:
         self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
         self._work = []
         self.set_threads(threads)
-        self._weights = evaluation_array(load_default_weights())
+        self._weights = evaluation_array(load_default_evaluation())
 
     # --- configuration (between searches) -------------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:

@@ -16,8 +16,9 @@ def configure(parser):
     parser.add_argument("--compare-stockfish", action="store_true",
                         help=f"also run `stockfish bench` ({STOCKFISH}) and print the speed ratio")
     parser.add_argument("--eval-file", metavar="FILE",
-                        help="also search the bench with this evaluation file (linear weights or a network) and print "
-                             "its speed against the shipped evaluation's, measured in the same run")
+                        help="also search the bench with this evaluation file (linear weights or a network, or "
+                             "<linear> / <network>) and print its speed against the default evaluation's (the "
+                             "shipped network), measured in the same run")
     parser.add_argument("--perft", action="store_true",
                         help="perft speed against python-chess and Stockfish (/usr/games/stockfish) instead")
 
@@ -43,7 +44,7 @@ def run(args) -> int:
         searcher = bench_searcher()
         searcher.set_evaluation(evaluation)
         other = run_bench(args.depth or BENCH_DEPTH, args.algorithm, searcher=searcher)
-        print(f"{args.eval_file}: {other.nodes} nodes {other.nps} nps; {other.nps / result.nps:.3f} x the shipped "
+        print(f"{args.eval_file}: {other.nodes} nodes {other.nps} nps; {other.nps / result.nps:.3f} x the default "
               f"evaluation's nodes/s")
     if args.compare_stockfish:
         if not os.path.exists(STOCKFISH):

@@ -18,7 +18,8 @@ def configure(parser) -> None:
                         help="probability of a random move (exploration; default %(default)s)")
     parser.add_argument("--openings", default="", metavar="FILE", help="EPD or PGN openings to start games from")
     parser.add_argument("--eval-file", default="", metavar="FILE",
-                        help="the evaluation that plays: linear weights or a network file (default: the shipped one)")
+                        help="the evaluation that plays: linear weights or a network file, or <linear> / "
+                             "<network> (default: the engine's default, the shipped network)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes playing games (default %(default)s)")
 

@@ -39,7 +39,7 @@ class GenerationSettings:
     epsilon: float
     openings: str
     seed: int
-    eval_file: str = ""   # the evaluation that plays (linear weights or a network file); empty: the shipped one
+    eval_file: str = ""   # the evaluation that plays (a file or a shipped name); empty: the default
 
     def chunks(self) -> int:
         """The number of chunks the run writes."""
@@ -103,7 +103,7 @@ _WORKER_SEARCHER = None
 
 
 def playing_searcher(settings: GenerationSettings) -> Searcher:
-    """A searcher evaluating with settings.eval_file (the shipped evaluation when empty); ValueError when the file
+    """A searcher evaluating with settings.eval_file (the default evaluation when empty); ValueError when the file
     is unusable."""
     searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
     if settings.eval_file:

@@ -14,8 +14,8 @@ import traceback
 from typing import Optional
 
 from mpcmc_engine.eval.eval_file import load_evaluation
-from mpcmc_engine.eval.network import SHIPPED_NETWORK_PATH, Network
-from mpcmc_engine.eval.weights import Weights, load_default_weights
+from mpcmc_engine.eval.network import Network
+from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
 from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.search.bench import BENCH_DEPTH
@@ -25,7 +25,7 @@ from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, par
 from mpcmc_engine.uci.game import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
-from mpcmc_engine.uci.options import DEFAULT_WEIGHTS, SHIPPED_NETWORK, Options
+from mpcmc_engine.uci.options import Options
 from mpcmc_engine.uci.search_job import SearchJob, root_moves
 from mpcmc_engine.uci.tablebase import RootTablebase
 from mpcmc_engine.uci.tool_jobs import BenchJob, PerftJob
@@ -41,7 +41,7 @@ class Engine:
         self.searcher = Searcher(hash_mb=self.options["Hash"], threads=self.options["Threads"])
         self.tablebase = RootTablebase()
         self.mpcmc = MpcmcPlayer()
-        self.evaluation: Optional[Weights | Network] = None  # None: the shipped weights
+        self.evaluation: Optional[Weights | Network] = None  # None: the default evaluation (EvalFile <default>)
         self._job: Optional[Job] = None
 
     def warm_up(self) -> None:
@@ -79,14 +79,11 @@ class Engine:
         self.searcher.clear()
 
     def load_eval_file(self, values: dict) -> None:
-        """EvalFile: load and check the weights or network file (ValueError: nothing changes), then evaluate with
-        it."""
-        path = values["EvalFile"]
-        if path == SHIPPED_NETWORK:
-            path = str(SHIPPED_NETWORK_PATH)
-        evaluation = None if path == DEFAULT_WEIGHTS else load_evaluation(path)
+        """EvalFile: load and check the weights or network file or shipped evaluation named (ValueError: nothing
+        changes), then evaluate with it."""
+        evaluation = load_evaluation(values["EvalFile"])
         self.finish_search()
-        self.searcher.set_evaluation(evaluation or load_default_weights())
+        self.searcher.set_evaluation(evaluation)
         self.evaluation = evaluation
 
     def open_tablebases(self, values: dict) -> None:

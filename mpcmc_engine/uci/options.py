@@ -15,8 +15,7 @@ import os
 from dataclasses import dataclass
 
 EMPTY = "<empty>"
-DEFAULT_WEIGHTS = "<default>"
-SHIPPED_NETWORK = "<network>"    # EvalFile value of the network shipped with the engine (eval/weights/network.json)
+DEFAULT_EVALUATION = "<default>"   # EvalFile default: the shipped network (eval.eval_file.SHIPPED_EVALUATIONS)
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ OPTIONS = (
     Option("UCI_ShowWDL", "check", False),
     Option("SyzygyPath", "string", EMPTY, on_change="open_tablebases"),
     Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi")),
-    Option("EvalFile", "string", DEFAULT_WEIGHTS, on_change="load_eval_file"),
+    Option("EvalFile", "string", DEFAULT_EVALUATION, on_change="load_eval_file"),
     Option("Clear Hash", "button", on_change="clear_hash"),
 )
 
