@@ -48,8 +48,14 @@ def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", worke
     return [f"MPCMC={mode}", f"MPCMC_Workers={workers}", f"MPCMC_Evaluator={evaluator}",
             f"MPCMC_Opponent={opponent}", f"MPCMC_Fortify={'true' if fortify else 'false'}",
             f"MPCMC_EvaluatorHash={evaluator_hash}", LINEAR,
-            f"MPCMC_EvaluatorOptions={LINEAR if evaluator == 'internal' else 'Threads=1; Hash=16'}",
-            f"MPCMC_OpponentOptions={LINEAR if opponent == 'internal' else 'Threads=1; Hash=16'}"]
+            f"MPCMC_EvaluatorOptions={_sub_engine_options(evaluator)}",
+            f"MPCMC_OpponentOptions={_sub_engine_options(opponent)}"]
+
+
+def _sub_engine_options(sub_engine: str) -> str:
+    """The MPCMC_*Options value of a sub-engine: this engine (`internal`) pinned to the linear weights, an external
+    engine given SF_OPTIONS."""
+    return LINEAR if sub_engine == "internal" else "; ".join(SF_OPTIONS)
 
 
 @dataclass(frozen=True)

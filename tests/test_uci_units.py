@@ -3,6 +3,7 @@
 import chess
 import pytest
 
+from mpcmc_engine.eval import eval_file
 from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
 from mpcmc_engine.uci.format import InfoReport, divide_lines, format_bestmove, format_info, wdl_from_score
 from mpcmc_engine.uci.options import DEFAULT_EVALUATION, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
@@ -73,6 +74,7 @@ def test_option_values_are_validated_case_insensitively():
     assert parsed("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
     assert parsed("SyzygyPath", "") == ("SyzygyPath", EMPTY)
     assert parsed("EvalFile", "<default>") == ("EvalFile", DEFAULT_EVALUATION)
+    assert DEFAULT_EVALUATION == eval_file.DEFAULT_EVALUATION  # options.py names it without importing eval/
     assert parsed("clear hash", None) == ("Clear Hash", None)
     for name, value in (("Hash", "0"), ("Hash", "big"), ("Ponder", "yes"), ("SearchAlgorithm", "alphabeta"),
                         ("NoSuchOption", "1"), ("MultiPV", None)):
