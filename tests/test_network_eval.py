@@ -273,11 +273,11 @@ def test_bench_measures_another_evaluation_against_the_default(tmp_path, engine_
 
 
 def test_the_shipped_evaluations_are_selectable_by_name(raw_engine):
-    """The engine plays with the shipped network by default (`EvalFile <default>`, also `<network>`); `<linear>`
-    selects the shipped linear weights, broken down by feature block in `eval`; `<default>` returns to the network."""
+    """The engine plays with the shipped network by default (`EvalFile <network>`, also `<default>`); `<linear>`
+    selects the shipped linear weights, broken down by feature block in `eval`; either name returns to the network."""
     shipped = load_network(SHIPPED_NETWORK_PATH)
     assert shipped.provenance.startswith("train-network on")
-    assert SHIPPED_EVALUATIONS[DEFAULT_EVALUATION] == SHIPPED_EVALUATIONS["<network>"] == SHIPPED_NETWORK_PATH
+    assert SHIPPED_EVALUATIONS[DEFAULT_EVALUATION] == SHIPPED_EVALUATIONS["<default>"] == SHIPPED_NETWORK_PATH
     engine, _ = start(raw_engine)
 
     def evaluation_lines(*commands):

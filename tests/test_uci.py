@@ -15,11 +15,12 @@ def test_handshake_names_the_engine_and_its_options(engine):
     for name in ("Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960", "UCI_ShowWDL",
                  "SyzygyPath", "SearchAlgorithm", "EvalFile", "Clear Hash"):
         assert name in engine.options
+    assert engine.options["EvalFile"].default == "<network>"  # a default python-chess reads back whole
 
 
 def test_every_option_can_be_set(engine):
     settings = {"Hash": 8, "Threads": 1, "Move Overhead": 50, "UCI_ShowWDL": True, "SyzygyPath": "",
-                "SearchAlgorithm": "mtdbi", "EvalFile": "<default>", "Clear Hash": None}
+                "SearchAlgorithm": "mtdbi", "EvalFile": "<network>", "Clear Hash": None}
     engine.configure(settings)
     engine.ping()
     info = engine.analyse(chess.Board(), chess.engine.Limit(depth=3))

@@ -73,7 +73,7 @@ def test_option_values_are_validated_case_insensitively():
     assert parsed("uci_showwdl", "TRUE") == ("UCI_ShowWDL", True)
     assert parsed("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
     assert parsed("SyzygyPath", "") == ("SyzygyPath", EMPTY)
-    assert parsed("EvalFile", "<default>") == ("EvalFile", DEFAULT_EVALUATION)
+    assert parsed("EvalFile", "<network>") == ("EvalFile", DEFAULT_EVALUATION)
     assert DEFAULT_EVALUATION == eval_file.DEFAULT_EVALUATION  # options.py names it without importing eval/
     assert parsed("clear hash", None) == ("Clear Hash", None)
     for name, value in (("Hash", "0"), ("Hash", "big"), ("Ponder", "yes"), ("SearchAlgorithm", "alphabeta"),

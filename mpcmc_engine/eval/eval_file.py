@@ -8,10 +8,10 @@ from mpcmc_engine.eval import network, weights
 from mpcmc_engine.eval.network import SHIPPED_NETWORK_PATH, Network
 from mpcmc_engine.eval.weights import LINEAR_WEIGHTS_PATH, Weights
 
-DEFAULT_EVALUATION = "<default>"
+DEFAULT_EVALUATION = "<network>"  # not "<default>": UCI clients split option lines at the word "default"
 SHIPPED_EVALUATIONS = {
     DEFAULT_EVALUATION: SHIPPED_NETWORK_PATH,   # the engine's default: the shipped network
-    "<network>": SHIPPED_NETWORK_PATH,
+    "<default>": SHIPPED_NETWORK_PATH,          # the same, under the name it was declared by before
     "<linear>": LINEAR_WEIGHTS_PATH,            # the shipped linear weights (for comparison and the trainer's seeds)
 }
 
@@ -34,5 +34,5 @@ def load_evaluation(path) -> Weights | Network:
 
 
 def load_default_evaluation() -> Weights | Network:
-    """The evaluation the engine plays with unless told otherwise (`EvalFile <default>`: the shipped network)."""
+    """The evaluation the engine plays with unless told otherwise (`EvalFile <network>`: the shipped network)."""
     return load_evaluation(DEFAULT_EVALUATION)

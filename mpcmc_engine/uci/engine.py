@@ -41,7 +41,7 @@ class Engine:
         self.searcher = Searcher(hash_mb=self.options["Hash"], threads=self.options["Threads"])
         self.tablebase = RootTablebase()
         self.mpcmc = MpcmcPlayer()
-        self.evaluation: Optional[Weights | Network] = None  # None: the default evaluation (EvalFile <default>)
+        self.evaluation: Optional[Weights | Network] = None  # None: the default evaluation (EvalFile <network>)
         self._job: Optional[Job] = None
 
     def warm_up(self) -> None:

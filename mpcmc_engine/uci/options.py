@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 
 EMPTY = "<empty>"
-DEFAULT_EVALUATION = "<default>"   # EvalFile default: the shipped network (eval.eval_file.SHIPPED_EVALUATIONS)
+DEFAULT_EVALUATION = "<network>"   # EvalFile default: the shipped network (eval.eval_file.SHIPPED_EVALUATIONS)
 
 
 @dataclass(frozen=True)
