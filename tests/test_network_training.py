@@ -12,7 +12,8 @@ import pytest
 from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
-from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, load_network
+from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, SHIPPED_NETWORK_PATH, Network, load_network
+from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.network_model import (
     LOGISTIC, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector, loss_and_gradient, network_outputs,
     network_row_of, network_values_and_gradients, output_gradients, quantize,
@@ -24,7 +25,9 @@ from mpcmc_engine.training.position_data import Positions, load_positions, write
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
 from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td import NETWORK, game_update
+from mpcmc_engine.training.trainer import train
 from tests.test_eval import random_boards
+from tests.test_training import pgn_settings
 
 
 def random_positions(count, seed=1):
@@ -255,3 +258,42 @@ def test_a_chunk_with_values_out_of_range_or_truncated_is_refused(tmp_path):
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ValueError, match="cannot be read"):
         load_positions(folder)
+
+
+def test_the_td_trainer_learns_the_network_and_resumes_exactly(tmp_path):
+    """`train` started from a network learns the network (TD-Leaf on PGN games here, with averaging): it writes a
+    network file, the float network moved, and a run stopped at a checkpoint and resumed ends where an uninterrupted
+    run does."""
+    initial = load_network(SHIPPED_NETWORK_PATH)
+
+    def run(out, games, resume=False):
+        settings = pgn_settings(tmp_path, out, games, method="td-leaf", checkpoint_every=8, average_after=4,
+                                model="network")
+        return train(settings, initial, resume=resume, log=lambda text: None), settings
+
+    whole, settings = run("whole.json", 12)
+    run("parts.json", 8)
+    resumed, _ = run("parts.json", 12, resume=True)
+    assert isinstance(whole, Network) and load_network(tmp_path / "whole.json").provenance.startswith(
+        "mpcmc-engine train --method td-leaf")
+    vectors = [load_checkpoint(checkpoint_path(tmp_path / out), settings.fixed()) for out in ("whole.json",
+                                                                                              "parts.json")]
+    assert np.array_equal(vectors[0].vector, vectors[1].vector)
+    assert np.array_equal(vectors[0].average_sum, vectors[1].average_sum)
+    assert np.array_equal(whole.w1, resumed.w1) and np.array_equal(whole.w2, resumed.w2) and whole.b2 == resumed.b2
+    assert not np.array_equal(vectors[0].vector, dequantize(initial))
+    with pytest.raises(ValueError, match="not of the trained kind"):
+        train(pgn_settings(tmp_path, "x.json", 2, model="linear"), initial)
+
+
+def test_train_command_trains_the_shipped_network_by_self_play(tmp_path, engine_env):
+    """`mpcmc-engine train --init <network>` plays self-play games with the network and writes a network; a
+    checkpoint of the network is refused, with the reason, when resumed as the linear weights."""
+    out = tmp_path / "net.json"
+    words = ["train", "--method", "td-stem", "--source", "selfplay", "--games", "2", "--nodes", "200", "--out",
+             str(out)]
+    done = run_command(*words, "--init", "<network>", env=engine_env)
+    assert done.returncode == 0 and f"network evaluation written to {out}" in done.stdout, done.stderr[-2000:]
+    assert load_network(out).provenance.startswith("mpcmc-engine train --method td-stem")
+    refused = run_command(*words, "--resume", env=engine_env)
+    assert refused.returncode == 2 and "another format, model or feature layout" in refused.stderr, refused.stderr

@@ -1,10 +1,11 @@
-"""`mpcmc-engine train`: learn evaluation weights by temporal differences (TD(lambda), TD-Leaf, TD-Stem) from
-self-play, mentor games or PGN files; see docs/TRAINING.md. The defaults are the documented runs' settings."""
+"""`mpcmc-engine train`: learn an evaluation by temporal differences (TD(lambda), TD-Leaf, TD-Stem) from self-play,
+mentor games or PGN files: the linear weights, or the network when --init names one; see docs/TRAINING.md and
+docs/NETWORK.md. The defaults are the documented runs' settings."""
 
 import shlex
 import sys
 
-from mpcmc_engine.eval.weights import load_weights, material_only_weights
+from mpcmc_engine.eval.weights import material_only_weights
 from mpcmc_engine.training.generate import SourceConfig
 from mpcmc_engine.training.trainer import CHECKPOINT_EVERY
 
@@ -39,7 +40,9 @@ def configure(parser) -> None:
     parser.add_argument("--average-after", type=int, default=0, metavar="N",
                         help="write (and measure) the mean of the weights after each game past N (Polyak averaging; "
                              "the updates go on from the current weights); default 0: the final weights")
-    parser.add_argument("--init", default="", metavar="FILE", help="start weights (default: material values only)")
+    parser.add_argument("--init", default="", metavar="FILE",
+                        help="start evaluation: a weights or network file, or <linear> / <network>; a network is "
+                             "trained as a network (default: linear weights of material values only)")
     parser.add_argument("--curve", default="", metavar="PNG", help="learning-curve plot (data in the .csv beside)")
     parser.add_argument("--curve-every", type=int, default=0, metavar="N", help="curve point every N games")
     parser.add_argument("--curve-measure", choices=("match", "wac"), default="match",
@@ -53,7 +56,8 @@ def configure(parser) -> None:
     parser.add_argument("--curve-suite", default="", metavar="EPD",
                         help="wac: test suite of the curve (default: the shipped wac.epd)")
     parser.add_argument("--curve-positions", type=int, default=100, help="wac: suite positions in each curve point")
-    parser.add_argument("--out", required=True, metavar="FILE", help="weights file to write (atomically)")
+    parser.add_argument("--out", required=True, metavar="FILE",
+                        help="weights or network file to write (atomically), of --init's kind")
 
 
 def _check(args) -> str:
@@ -89,19 +93,21 @@ def _probe(args, initial):
 
 
 def run(args) -> int:
-    """Train and write the weights; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated and
+    """Train and write the evaluation; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated and
     130 on Ctrl-C (both after writing the checkpoint, from which --resume continues)."""
+    from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.training.checkpoint import checkpoint_path
     from mpcmc_engine.training.generate import GameError
     from mpcmc_engine.training.pgn_games import read_pgn_games
     from mpcmc_engine.training.td import LEAF_METHODS
+    from mpcmc_engine.training.trainable import trainable_of
     from mpcmc_engine.training.trainer import TrainSettings, train
 
     problem = _check(args)
     try:
         if problem:
             raise ValueError(problem)
-        initial = load_weights(args.init) if args.init else material_only_weights()
+        initial = load_evaluation(args.init) if args.init else material_only_weights()
         pgn_games = tuple(read_pgn_games(args.pgn)) if args.source == "pgn" else ()
         if args.source == "pgn" and not pgn_games:
             raise ValueError("no usable game in the PGN files")
@@ -111,7 +117,8 @@ def run(args) -> int:
         settings = TrainSettings(args.method, source, args.games, args.lam, args.alpha, args.seed, args.out,
                                  args.workers, args.checkpoint_every, args.curve_every, args.curve,
                                  curve_measure=args.curve_measure if args.curve else "",
-                                 average_after=args.average_after, command=command)
+                                 average_after=args.average_after, command=command,
+                                 model=trainable_of(initial).name)
         probe = _probe(args, initial) if args.curve else None
         train(settings, initial, args.resume, probe)
     except (ValueError, OSError) as error:
@@ -125,5 +132,5 @@ def run(args) -> int:
         print(f"mpcmc-engine train: interrupted; {checkpoint_path(args.out)} written: rerun with --resume to continue",
               file=sys.stderr)
         return 130
-    print(f"weights written to {args.out}")
+    print(f"{trainable_of(initial).name} evaluation written to {args.out}")
     return 0

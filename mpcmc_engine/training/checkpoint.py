@@ -1,6 +1,6 @@
-"""The trainer's state on disk: float weights, games done, the RNG state, the learning-curve rows (and the |TD error|
-sum since the last one), the averaging sums and the settings that must not change on --resume. JSON, written
-atomically; floats round-trip exactly."""
+"""The trainer's state on disk: float weights (of the linear model or the network, settings["model"]), games done,
+the RNG state, the learning-curve rows (and the |TD error| sum since the last one), the averaging sums and the settings
+that must not change on --resume. JSON, written atomically; floats round-trip exactly."""
 
 import json
 from collections.abc import Mapping
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mpcmc_engine.eval.features import LAYOUT
 from mpcmc_engine.atomic_files import write_text_atomically
+from mpcmc_engine.training.trainable import TRAINABLES
 
 CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"
 
@@ -19,10 +19,10 @@ CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"
 class TrainerState:
     """Everything a run needs to continue exactly where it stopped."""
 
-    vector: np.ndarray              # float weights [mg, eg] in centipawns
+    vector: np.ndarray              # the trained model's float vector (training/trainable.py)
     games_done: int
     rng_state: Mapping              # numpy Generator.bit_generator.state
-    settings: dict                  # run settings that must match on resume
+    settings: dict                  # run settings that must match on resume, "model" among them
     curve: list = field(default_factory=list)   # rows {"games", the probe's fields, "mean_abs_td"}
     average_sum: np.ndarray | None = None  # sum of the weights after each averaged game (None before any)
     average_count: int = 0
@@ -37,7 +37,7 @@ def checkpoint_path(out) -> Path:
 
 def save_checkpoint(state: TrainerState, path) -> None:
     """Write `state` to `path` atomically."""
-    data = {"format": CHECKPOINT_FORMAT, "layout": [list(block) for block in LAYOUT],
+    data = {"format": CHECKPOINT_FORMAT, "layout": TRAINABLES[state.settings["model"]].layout,
             "vector": [float(v) for v in state.vector], "games_done": state.games_done,
             "rng_state": state.rng_state, "settings": state.settings, "curve": state.curve,
             "average_sum": None if state.average_sum is None else [float(v) for v in state.average_sum],
@@ -47,14 +47,15 @@ def save_checkpoint(state: TrainerState, path) -> None:
 
 
 def load_checkpoint(path, settings: dict) -> TrainerState:
-    """Read the checkpoint at `path`; raise ValueError when it is unreadable, of another layout, or was written by a
-    run with different `settings`."""
+    """Read the checkpoint at `path`; raise ValueError when it is unreadable, of another layout (that of
+    settings["model"]), or was written by a run with different `settings`."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
         raise ValueError(f"checkpoint {path}: cannot be read: {error}") from None
-    if data.get("format") != CHECKPOINT_FORMAT or data.get("layout") != [list(block) for block in LAYOUT]:
-        raise ValueError(f"checkpoint {path}: another format or feature layout")
+    if data.get("format") != CHECKPOINT_FORMAT or data.get("layout") != TRAINABLES[settings["model"]].layout:
+        raise ValueError(f"checkpoint {path}: another format, model or feature layout")
+    data["settings"].setdefault("model", "linear")  # checkpoints from before the network could be trained
     changed = sorted(key for key in set(settings) | set(data["settings"])
                      if settings.get(key) != data["settings"].get(key))
     if changed:

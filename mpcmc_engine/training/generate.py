@@ -1,10 +1,11 @@
 """Game generation, in this process or in parallel worker processes, returning records in game order.
 
-`SourceConfig` says where games come from; game `index` with its own `seed` and the weights of the current batch
-always yields the same TrainingRecord, whichever process plays it, so a run is repeatable for a given seed. A game that
-cannot be generated (a mentor that does not start, hangs past its timeout, dies or answers nonsense; any error in a
-worker) raises GameError naming the game and the reason. Worker processes ignore SIGINT: a Ctrl-C is the main
-process's to act on (it writes the checkpoint), and the workers end after the game they are playing.
+`SourceConfig` says where games come from; game `index` with its own `seed` and the evaluation of the current batch
+(linear weights or a network, whose kind also decides the record's rows) always yields the same TrainingRecord,
+whichever process plays it, so a run is repeatable for a given seed. A game that cannot be generated (a mentor
+that does not start, hangs past its timeout, dies or answers nonsense; any error in a worker) raises GameError
+naming the game and the reason. Worker processes ignore SIGINT: a Ctrl-C is the main process's to act on (it writes
+the checkpoint), and the workers end after the game they are playing.
 """
 
 import functools
@@ -17,11 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mpcmc_engine.eval.features import N_FEATURES
-from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.match.openings import Opening, load_openings
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
 from mpcmc_engine.training.records import RecordBuilder
+from mpcmc_engine.training.trainable import trainable_of
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, start_engine
 
@@ -52,7 +52,7 @@ class SourceConfig:
 
 
 class GameGenerator:
-    """Plays or replays game `index` of a source with given weights; owns its searcher. Mentor engines are started
+    """Plays or replays game `index` of a source with a given evaluation; owns its searcher. Mentor engines are started
     for each game and closed after it (a process that ends leaves none behind)."""
 
     def __init__(self, config: SourceConfig):
@@ -62,33 +62,34 @@ class GameGenerator:
                          else load_openings(config.openings, OPENINGS_FROM_PGN, config.seed))
         self.pgn_order = np.random.default_rng(config.seed).permutation(len(config.pgn_games))
 
-    def record(self, index: int, seed: int, packed_weights: np.ndarray):
-        """The TrainingRecord of game `index`, played with `seed` and the weights `packed_weights` (Weights.packed());
-        raise GameError when it cannot be generated."""
+    def record(self, index: int, seed: int, evaluation):
+        """The TrainingRecord of game `index`, played with `seed` and `evaluation` (Weights or Network; the rows are
+        of its kind's model); raise GameError when it cannot be generated."""
         try:
-            return self._record(index, seed, packed_weights)
+            return self._record(index, seed, evaluation)
         except Exception as error:
             raise GameError(f"{self.config.source} game {index + 1}: {type(error).__name__}: {error}") from error
 
-    def _record(self, index: int, seed: int, packed_weights: np.ndarray):
+    def _record(self, index: int, seed: int, evaluation):
         """record() without the error translation."""
         config = self.config
-        self.searcher.set_evaluation(Weights(packed_weights[:N_FEATURES], packed_weights[N_FEATURES:]))
+        self.searcher.set_evaluation(evaluation)
+        builder = RecordBuilder(config.with_leaves, trainable_of(evaluation).row_of)
         rng = random.Random(seed)
         if config.source == "pgn":
             game = config.pgn_games[self.pgn_order[index % len(config.pgn_games)]]
-            return pgn_record(game, self.searcher, config.with_leaves, config.leaf_depth)
+            return pgn_record(game, self.searcher, builder, config.leaf_depth)
         opening = self.openings[(index // 2) % len(self.openings)]
         label = f"{config.source} game {index + 1}"
         if config.source == "selfplay":
             return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
-                                   RecordBuilder(config.with_leaves), label)
+                                   builder, label)
         mentor = EngineSpec(tuple(parse_engine_command(config.mentor)), "mentor")
         start = functools.partial(start_engine, mentor, handshake_timeout_s=config.mentor_timeout_s,
                                   ready_timeout_s=config.mentor_timeout_s, own_process_group=True)
         with start() as strong, start() as weak:
             return mentor_record(opening, (strong, weak), config.nodes, index % 2 == 0, config.epsilon, rng,
-                                 self.searcher, config.with_leaves, config.leaf_depth, label, config.mentor_timeout_s)
+                                 self.searcher, builder, config.leaf_depth, label, config.mentor_timeout_s)
 
 
 _WORKER_GENERATOR = None
@@ -102,7 +103,7 @@ def _start_worker(config: SourceConfig) -> None:
 
 
 def _worker_record(task):
-    """Worker process: the TrainingRecord of one task (index, seed, packed weights)."""
+    """Worker process: the TrainingRecord of one task (index, seed, evaluation)."""
     return _WORKER_GENERATOR.record(*task)
 
 
@@ -115,7 +116,7 @@ class GamePool:
             workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(config,))
 
     def records(self, tasks: list) -> list:
-        """TrainingRecords of the tasks (index, seed, packed weights), in task order; raise GameError for the first game
+        """TrainingRecords of the tasks (index, seed, evaluation), in task order; raise GameError for the first game
         that cannot be generated (or when a worker process died)."""
         if self.local is not None:
             return [self.local.record(*task) for task in tasks]

@@ -15,13 +15,14 @@ from mpcmc_engine.uci_process import play_within
 
 MAX_PLIES = 300             # longer games are scored as draws
 ADJUDICATION_CP = 1500      # self-play: a search score this large for the side to move decides the game
-def pgn_record(game, searcher, with_leaves: bool, leaf_depth: int):
-    """The record of a PGN game (pgn_games.PgnGame); leaves from a `leaf_depth` search of each played position."""
+def pgn_record(game, searcher, builder: RecordBuilder, leaf_depth: int):
+    """The record of a PGN game (pgn_games.PgnGame) built by `builder` (a fresh RecordBuilder); with leaves, they come
+    from a `leaf_depth` search of each played position."""
     position = Position(game.fen)
-    builder = RecordBuilder(with_leaves)
     searcher.clear()
     for text in game.moves:
-        builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth)) if with_leaves else None)
+        builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth))
+                    if builder.with_leaves else None)
         position.push(position.parse_uci(text))
     return builder.build(game.result, game.label)
 
@@ -69,19 +70,20 @@ def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder
 
 
 def mentor_record(opening, engines, nodes: int, strong_is_white: bool, epsilon: float, rng, searcher,
-                  with_leaves: bool, leaf_depth: int, label: str, move_timeout_s: float):
+                  builder: RecordBuilder, leaf_depth: int, label: str, move_timeout_s: float):
     """A game of the mentor against itself: engines = (strong, weak) chess.engine.SimpleEngine, the strong one at
-    `nodes` per move, the weak one at nodes // 10; exploring with `epsilon`; drawn after MAX_PLIES. Raise
+    `nodes` per move, the weak one at nodes // 10; exploring with `epsilon`; drawn after MAX_PLIES; its record built
+    by `builder` (a fresh RecordBuilder; with leaves, from a `leaf_depth` search of each played position). Raise
     TimeoutError when a move takes longer than `move_timeout_s`, chess.engine.EngineError or EngineTerminatedError
     when an engine answers nonsense or dies."""
     strong, weak = engines
     board = opening.board()
     position = Position.from_board(board)
-    builder = RecordBuilder(with_leaves)
     searcher.clear()
     result = _outcome_value(board)
     while result is None and len(builder.played) < MAX_PLIES:
-        builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth)) if with_leaves else None)
+        builder.add(position, searcher.search(position, leaf_search_limits(leaf_depth))
+                    if builder.with_leaves else None)
         strong_to_move = board.turn == (chess.WHITE if strong_is_white else chess.BLACK)
         engine, budget = (strong, nodes) if strong_to_move else (weak, max(1, nodes // 10))
         chosen = play_within(engine, board, chess.engine.Limit(nodes=budget), move_timeout_s,

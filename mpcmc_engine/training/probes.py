@@ -1,6 +1,7 @@
-"""Strength measures of the learning curve. A probe's measure(weights) returns the fields of one curve row:
+"""Strength measures of the learning curve. A probe's measure(evaluation) returns the fields of one curve row (the
+evaluation: linear weights or a network):
 
-- `match` (MatchProbe): a fixed-node match of the weights against reference weights (the run's starting weights),
+- `match` (MatchProbe): a fixed-node match of the evaluation against a reference (the run's starting evaluation),
   played in this process by our own search from paired openings, each opening once with either colour; the score,
   and the Elo difference with its 95% interval from the pentanomial counts of the game pairs.
 - `wac` (WacProbe): how many positions of a test suite (the first ones of WAC) our search solves at fixed nodes.
@@ -10,6 +11,7 @@ import random
 
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.data import UNBALANCED_OPENINGS, WAC
+from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.tools.epd_suite import read_test_suite
 from mpcmc_engine.match.openings import load_openings, scheduled
@@ -24,10 +26,11 @@ PROBE_HASH_MB = 8
 
 
 class MatchProbe:
-    """Plays `games` (rounded up to whole pairs) at `nodes` per move between the weights measured and `reference`."""
+    """Plays `games` (rounded up to whole pairs) at `nodes` per move between the evaluation measured and
+    `reference`."""
 
-    def __init__(self, reference: Weights, openings_path=UNBALANCED_OPENINGS, games: int = 200, nodes: int = 1000,
-                 seed: int = 0):
+    def __init__(self, reference: Weights | Network, openings_path=UNBALANCED_OPENINGS, games: int = 200,
+                 nodes: int = 1000, seed: int = 0):
         self.pairs = max(1, -(-games // 2))
         self.openings = load_openings(str(openings_path), self.pairs, seed)
         self.nodes = nodes
@@ -35,9 +38,9 @@ class MatchProbe:
         self.reference = Searcher(hash_mb=PROBE_HASH_MB, threads=1)
         self.reference.set_evaluation(reference)
 
-    def measure(self, weights: Weights) -> dict:
-        """{"score", "elo", "elo_low", "elo_high", "match_games"} of `weights` against the reference."""
-        self.measured.set_evaluation(weights)
+    def measure(self, evaluation: Weights | Network) -> dict:
+        """{"score", "elo", "elo_low", "elo_high", "match_games"} of `evaluation` against the reference."""
+        self.measured.set_evaluation(evaluation)
         tally = Tally()
         for index in range(2 * self.pairs):
             opening, measured_white = scheduled(self.openings, index)
@@ -59,9 +62,9 @@ class WacProbe:
         self.nodes = nodes
         self.searcher = Searcher(hash_mb=16, threads=1)
 
-    def measure(self, weights: Weights) -> dict:
-        """{"wac_solved", "wac_total"}: positions solved with `weights`, of those tried."""
-        self.searcher.set_evaluation(weights)
+    def measure(self, evaluation: Weights | Network) -> dict:
+        """{"wac_solved", "wac_total"}: positions solved with `evaluation`, of those tried."""
+        self.searcher.set_evaluation(evaluation)
         solved = 0
         for suite_position in self.positions:
             self.searcher.clear()

@@ -1,5 +1,6 @@
 """The training loop: games generated in batches (in parallel), TD updates applied in game order, progress bar,
-checkpoints, learning curve, final (optionally averaged) weights.
+checkpoints, learning curve, final (optionally averaged) weights: of the linear evaluation or of the network
+(training/trainable.py, settings.model).
 
 Game i's seed is drawn from the run's numpy Generator in game order and batches end at fixed game counts (multiples of
 BATCH_GAMES, of --checkpoint-every and of --curve-every), so the weights after N games depend only on the seed and
@@ -16,12 +17,13 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from mpcmc_engine.eval.weights import Weights, save_weights
+from mpcmc_engine.eval.network import Network
+from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.training.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
 from mpcmc_engine.training.curve import plot_curves, write_curve_csv
 from mpcmc_engine.training.generate import GamePool, SourceConfig
-from mpcmc_engine.training.model import float_weights, integer_weights
 from mpcmc_engine.training.td import game_update
+from mpcmc_engine.training.trainable import TRAINABLES, Trainable
 
 BATCH_GAMES = 8   # games generated with the same weights before their updates are applied
 CHECKPOINT_EVERY = 500  # default games between checkpoints
@@ -46,6 +48,7 @@ class TrainSettings:
     curve_measure: str = ""
     average_after: int = 0
     command: str = ""
+    model: str = "linear"   # a key of trainable.TRAINABLES: what is trained
 
     def fixed(self) -> dict:
         """The settings a resumed run must share with the run that wrote the checkpoint."""
@@ -54,7 +57,7 @@ class TrainSettings:
                 "leaf_depth": source.leaf_depth, "mentor": source.mentor, "openings": source.openings,
                 "pgn_games": len(source.pgn_games), "lambda": self.lam, "alpha": self.alpha, "seed": self.seed,
                 "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every,
-                "curve_measure": self.curve_measure, "average_after": self.average_after}
+                "curve_measure": self.curve_measure, "average_after": self.average_after, "model": self.model}
 
 
 def _batch_end(done: int, settings: TrainSettings) -> int:
@@ -66,11 +69,16 @@ def _batch_end(done: int, settings: TrainSettings) -> int:
     return min(ends)
 
 
-def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe=None, log=print) -> Weights:
-    """Train from `initial` (or from the checkpoint when `resume`) for settings.games games in all; write the
-    weights to settings.out (and checkpoints, curve CSV/PNG when asked); return the final weights. `probe`
-    (training/probes.py: measure(weights) -> dict) measures the learning curve. Whatever exception stops the run
-    (KeyboardInterrupt, GameError, ...) propagates after the checkpoint of the last complete batch is written."""
+def train(settings: TrainSettings, initial: Weights | Network, resume: bool = False, probe=None,
+          log=print) -> Weights | Network:
+    """Train the settings.model evaluation from `initial` (of that kind; raise ValueError otherwise), or from the
+    checkpoint when `resume`, for settings.games games in all; write it to settings.out (and checkpoints, curve
+    CSV/PNG when asked); return the final evaluation. `probe` (training/probes.py: measure(evaluation) -> dict)
+    measures the learning curve. Whatever exception stops the run (KeyboardInterrupt, GameError, ...) propagates
+    after the checkpoint of the last complete batch is written."""
+    trainable = TRAINABLES[settings.model]
+    if not isinstance(initial, trainable.kind):
+        raise ValueError(f"the start evaluation is not of the trained kind ({settings.model})")
     rng = np.random.default_rng(settings.seed)
     where = checkpoint_path(settings.out)
     if resume:
@@ -78,16 +86,16 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
         rng.bit_generator.state = state.rng_state
         log(f"resuming from {where} after {state.games_done} games")
     else:
-        state = TrainerState(float_weights(initial), 0, rng.bit_generator.state, settings.fixed())
+        state = TrainerState(trainable.to_vector(initial), 0, rng.bit_generator.state, settings.fixed())
     provenance = settings.command or f"mpcmc-engine train --method {settings.method} --seed {settings.seed}"
     if probe is not None and not state.curve:
-        state.curve.append(_curve_row(0, probe, state.vector, provenance, state))
+        state.curve.append(_curve_row(0, probe, trainable, state.vector, provenance, state))
     pool = GamePool(settings.source, settings.workers)
     try:
         with tqdm(total=settings.games, initial=state.games_done, unit="game", desc=settings.method) as bar:
             shown_errors: deque = deque(maxlen=SHOWN_TD_ERRORS)
             while state.games_done < settings.games:
-                state = _next_batch(state, pool, rng, settings, probe, provenance, bar, shown_errors)
+                state = _next_batch(state, pool, rng, settings, trainable, probe, provenance, bar, shown_errors)
                 if settings.checkpoint_every and state.games_done % settings.checkpoint_every == 0:
                     save_checkpoint(state, where)
     except BaseException:
@@ -95,25 +103,26 @@ def train(settings: TrainSettings, initial: Weights, resume: bool = False, probe
         raise
     finally:
         pool.close()
-    weights = integer_weights(_published(state), provenance)
-    save_weights(weights, settings.out)
+    trained = trainable.to_evaluation(_published(state), provenance)
+    trainable.save(trained, settings.out)
     save_checkpoint(state, where)
     if probe is not None:
         _write_curve(state.curve, settings)
-    return weights
+    return trained
 
 
-def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSettings, probe, provenance: str, bar,
-                shown_errors: deque) -> TrainerState:
+def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSettings, trainable: Trainable, probe,
+                provenance: str, bar, shown_errors: deque) -> TrainerState:
     """The state after the next batch of games, their updates and, at a multiple of --curve-every, the curve point;
     `state` itself is left as it was (`rng` draws the batch's game seeds)."""
     end = _batch_end(state.games_done, settings)
-    packed = integer_weights(state.vector, provenance).packed()
-    tasks = [(index, int(rng.integers(2 ** 62)), packed) for index in range(state.games_done, end)]
+    evaluation = trainable.to_evaluation(state.vector, provenance)
+    tasks = [(index, int(rng.integers(2 ** 62)), evaluation) for index in range(state.games_done, end)]
     records = pool.records(tasks)
     state = dataclasses.replace(state, curve=list(state.curve))
     for record in records:
-        state.vector, differences = game_update(settings.method, state.vector, record, settings.lam, settings.alpha)
+        state.vector, differences = game_update(settings.method, state.vector, record, settings.lam, settings.alpha,
+                                                trainable.td_model)
         state.td_error_sum += float(np.sum(np.abs(differences)))
         state.td_error_count += len(differences)
         shown_errors.extend(np.abs(differences))
@@ -123,7 +132,7 @@ def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSetting
         bar.set_postfix(mean_abs_td=f"{np.mean(shown_errors):.4f}")
     state.rng_state = rng.bit_generator.state
     if probe is not None and settings.curve_every and state.games_done % settings.curve_every == 0:
-        state.curve.append(_curve_row(state.games_done, probe, _published(state), provenance, state))
+        state.curve.append(_curve_row(state.games_done, probe, trainable, _published(state), provenance, state))
         state.td_error_sum, state.td_error_count = 0.0, 0
         _write_curve(state.curve, settings)
     return state
@@ -132,7 +141,8 @@ def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSetting
 def _accumulate_average(state: TrainerState, average_after: int) -> None:
     """Add the current weights to the running sum of those after each game past `average_after` (0: none)."""
     if average_after and state.games_done > average_after:
-        state.average_sum = state.vector.copy() if state.average_sum is None else state.average_sum + state.vector
+        state.average_sum = (state.vector.astype(np.float64) if state.average_sum is None  # float64 also on resume
+                             else state.average_sum + state.vector)
         state.average_count += 1
 
 
@@ -142,10 +152,10 @@ def _published(state: TrainerState) -> np.ndarray:
     return state.average_sum / state.average_count if state.average_sum is not None else state.vector
 
 
-def _curve_row(games, probe, vector, provenance, state: TrainerState) -> dict:
-    """One learning-curve point: the probe's strength measure of the weights `vector` and the mean |TD error| since
+def _curve_row(games, probe, trainable: Trainable, vector, provenance, state: TrainerState) -> dict:
+    """One learning-curve point: the probe's strength measure of the float `vector` and the mean |TD error| since
     the last point (state's running sum and count)."""
-    return {"games": games, **probe.measure(integer_weights(vector, provenance)),
+    return {"games": games, **probe.measure(trainable.to_evaluation(vector, provenance)),
             "mean_abs_td": state.td_error_sum / state.td_error_count if state.td_error_count else 0.0}
 
 
