@@ -16,10 +16,11 @@ from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.eval_file import DEFAULT_EVALUATION, SHIPPED_EVALUATIONS
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
-    HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
+    HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
 )
 from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
 from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, bucket_flip, input_index
+from mpcmc_engine.search.constants import MATE_BOUND
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from tests.test_eval import random_boards
@@ -297,3 +298,20 @@ def test_the_shipped_evaluations_are_selectable_by_name(raw_engine):
     legal_bestmove(engine.read_until("bestmove", timeout=30), chess.Board())
     assert is_network(evaluation_lines("setoption name EvalFile value <default>"))
     assert is_network(evaluation_lines("setoption name EvalFile value <network>"))
+
+
+def test_a_static_evaluation_beyond_the_mate_scores_never_reads_as_a_mate():
+    """A network whose every output lies far beyond the mate scores (all of the side to move's units saturated at
+    the largest output weight): the search clamps its static evaluation below MATE_BOUND, so it reports no mate,
+    and still plays a legal move."""
+    w2 = np.concatenate([np.full(HIDDEN, INT16_LIMIT), np.zeros(HIDDEN)]).astype(np.int64)
+    network = Network(np.zeros((INPUTS, HIDDEN), dtype=np.int64), np.full(HIDDEN, QA, dtype=np.int64), w2, 0)
+    position = Position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    assert evaluate(position.tab, position.bb, position.st, evaluation_array(network)) > 10 * MATE_BOUND
+    searcher = Searcher(hash_mb=4)
+    searcher.set_evaluation(network)
+    for depth in (1, 4):
+        searcher.clear()
+        result = searcher.search(position, SearchLimits(depth=depth))
+        assert not result.is_mate and abs(result.score) < MATE_BOUND, (depth, result.score)
+        assert result.best_move in position.legal_moves()

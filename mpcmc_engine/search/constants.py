@@ -6,6 +6,7 @@ from mpcmc_engine.eval.network_eval import PLY_SLOTS
 MAX_PLY = 128                  # deepest search ply (the work arrays hold this many plies)
 MATE = 32000                   # score of giving mate now; mate at ply p scores MATE - p
 MATE_BOUND = MATE - MAX_PLY    # |score| >= MATE_BOUND means a forced mate
+EVAL_LIMIT = MATE_BOUND - 1    # the search clamps a static evaluation within +-EVAL_LIMIT: it never reads as a mate
 INF = MATE + 1                 # beyond every score
 DRAW = 0
 

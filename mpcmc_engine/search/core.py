@@ -26,7 +26,7 @@ from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate_linear
 from mpcmc_engine.eval.network_eval import network_score, record_move, refresh_root
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
-    HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
+    EVAL_LIMIT, HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
     S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_CONTINUATION, W_COUNTER, W_EVAL, W_EXCLUDED,
     W_HISTORY, W_KILLERS, W_MOVED,
     W_ACC, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
@@ -366,10 +366,13 @@ def is_improving(ws, ply, static_eval):
 
 @jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64)", inline="always")
 def search_evaluate(tab, bb, st, weights, ws, ply):
-    """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else the linear one."""
+    """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else the linear one;
+    clamped within +-EVAL_LIMIT."""
     if weights[0] == KIND_NETWORK:
-        return network_score(bb, st, weights, ws, W_ACC, ply)
-    return evaluate_linear(tab, bb, st, weights)
+        score = network_score(bb, st, weights, ws, W_ACC, ply)
+    else:
+        score = evaluate_linear(tab, bb, st, weights)
+    return min(max(score, -EVAL_LIMIT), EVAL_LIMIT)
 
 
 @jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
