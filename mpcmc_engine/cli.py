@@ -21,6 +21,8 @@ COMMANDS = {
                       "self-play positions labelled by search: the neural trainer's data"),
     "train-network": ("mpcmc_engine.tools.train_network_command",
                       "learn the neural evaluation from positions labelled by search"),
+    "endgame-study": ("mpcmc_engine.tools.endgame_study_command",
+                      "our search against a perfect KRK / KQK player: WCR, WE and LHS"),
 }
 
 
