@@ -110,20 +110,22 @@ def test_bad_material_is_refused():
 @pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="Stockfish not installed at /usr/games")
 @pytest.mark.parametrize("ending", ["krk", "kqk"])
 def test_stockfish_agrees(ending):
-    """On 5 random won or lost positions of 5 to 12 plies to mate, Stockfish asked for a mate in the table's number
-    of moves (`go mate N`; a depth-limited search may report a longer mate than the shortest) reports exactly it."""
+    """On 5 random positions won in 4 to 8 moves for the side to move, Stockfish asked for a mate in the table's
+    number of moves (`go mate N`; a depth-limited search may report a longer mate than the shortest) reports exactly
+    it, and asked for one move less (1 s) reports no shorter mate. The losing side's entries follow from these by the
+    successor test above."""
     piece = PIECES[ending]
     values = build_table(piece)
     rng = np.random.default_rng(15)
-    strong_or_weak = np.arange(TABLE_SIZE) >= HALF
-    candidates = np.flatnonzero((values <= 12) & (values >= 5 + strong_or_weak))
+    candidates = np.flatnonzero((values[:HALF] >= 7) & (values[:HALF] <= 15))
     with chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=30) as engine:
         for index in rng.choice(candidates, 5, replace=False):
             board = board_at(piece, int(index), chess.WHITE if index % 2 else chess.BLACK)
-            plies = dtm(board)
-            moves = (plies + 1) // 2 if plies > 0 else plies // 2
-            info = engine.analyse(board, chess.engine.Limit(mate=abs(moves), time=20))
-            assert info["score"].relative.mate() == moves, board.fen()
+            moves = (dtm(board) + 1) // 2
+            found = engine.analyse(board, chess.engine.Limit(mate=moves, time=20))["score"].relative.mate()
+            assert found == moves, board.fen()
+            faster = engine.analyse(board, chess.engine.Limit(mate=moves - 1, time=1))["score"].relative.mate()
+            assert faster is None or faster >= moves, board.fen()
 
 
 def test_either_colour_and_symmetry():
