@@ -20,7 +20,7 @@ import chess
 import numpy as np
 
 from mpcmc_engine.bitboard.attacks import bishop_attacks, king_attacks, rook_attacks
-from mpcmc_engine.bitboard.position import tables
+from mpcmc_engine.bitboard.tables import build_tables
 from mpcmc_engine.jit import jit
 from mpcmc_engine.jit.intrinsics import lsb
 
@@ -149,7 +149,7 @@ def build_table(piece: int) -> np.ndarray:
     if piece not in PIECES.values():
         raise ValueError(f"no table for piece {piece!r}: expected chess.ROOK or chess.QUEEN")
     values = np.empty(TABLE_SIZE, dtype=np.int16)
-    _solve(tables(), piece == chess.QUEEN, values)
+    _solve(build_tables(), piece == chess.QUEEN, values)
     values.flags.writeable = False
     return values
 
