@@ -293,7 +293,8 @@ def train_command(out, *arguments) -> list:
 def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_weights(tmp_path, engine_env):
     games = tmp_path / "games.pgn"
     games.write_text(GAMES_PGN)
-    arguments = ["--method", "td-leaf", "--source", "pgn", "--pgn", str(games), "--games", "400"]
+    # enough games that the interrupt lands mid-run: the reader below lags the run by up to a pipe buffer of progress
+    arguments = ["--method", "td-leaf", "--source", "pgn", "--pgn", str(games), "--games", "4000"]
     whole = subprocess.run(train_command(tmp_path / "whole.json", *arguments), env=engine_env, capture_output=True,
                            text=True, timeout=600)
     assert whole.returncode == 0, whole.stderr
@@ -301,7 +302,7 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_weights(t
     process = subprocess.Popen(train_command(out, *arguments), env=engine_env, stderr=subprocess.PIPE)
     try:
         progress = b""
-        while not (done := re.findall(rb"(\d+)/400", progress)) or int(done[-1]) < 16:
+        while not (done := re.findall(rb"(\d+)/4000", progress)) or int(done[-1]) < 16:
             character = process.stderr.read(1)
             assert character, f"the run ended before it could be interrupted: {progress[-300:]!r}"
             progress += character
@@ -312,7 +313,7 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_weights(t
         process.wait()
     assert process.returncode == 130 and "interrupted" in error and "--resume" in error, error[-500:]
     interrupted_at = json.loads(checkpoint_path(out).read_text())["games_done"]
-    assert 16 <= interrupted_at < 400 and not out.exists()
+    assert 16 <= interrupted_at < 4000 and not out.exists()
     resumed = subprocess.run(train_command(out, *arguments, "--resume"), env=engine_env, capture_output=True,
                              text=True, timeout=600)
     assert resumed.returncode == 0 and f"after {interrupted_at} games" in resumed.stdout, resumed.stderr
