@@ -299,7 +299,8 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_weights(t
                            text=True, timeout=600)
     assert whole.returncode == 0, whole.stderr
     out = tmp_path / "parts.json"
-    process = subprocess.Popen(train_command(out, *arguments), env=engine_env, stderr=subprocess.PIPE)
+    process = subprocess.Popen(train_command(out, *arguments), env=engine_env, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal has it
     try:
         progress = b""
         while not (done := re.findall(rb"(\d+)/4000", progress)) or int(done[-1]) < 16:
