@@ -49,14 +49,15 @@ def run(args) -> int:
         return fail(f"--ending must be one of {', '.join(PIECES)}, not {args.ending!r}")
     if args.games < 1 or args.nodes < 1 or args.max_plies < 1:
         return fail("--games, --nodes and --max-plies must be positive")
-    from mpcmc_engine.eval.eval_file import load_default_evaluation, load_evaluation
+    from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.search.searcher import Searcher
     try:
-        evaluation = load_evaluation(args.eval_file) if args.eval_file else load_default_evaluation()
+        evaluation = load_evaluation(args.eval_file) if args.eval_file else None
     except ValueError as error:
         return fail(str(error))
-    searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
-    searcher.set_evaluation(evaluation)
+    searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)  # plays with the default evaluation unless told otherwise
+    if evaluation is not None:
+        searcher.set_evaluation(evaluation)
     with tqdm(total=2 * args.games, unit="game", desc=f"endgame-study {args.ending}") as bar:
         games = run_study(PIECES[args.ending], args.games, search_player(searcher, args.nodes), args.seed,
                           args.max_plies, lambda game: bar.update(1))

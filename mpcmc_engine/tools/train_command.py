@@ -108,6 +108,7 @@ def run(args) -> int:
         if problem:
             raise ValueError(problem)
         initial = load_evaluation(args.init) if args.init else material_only_weights()
+        model = trainable_of(initial).name
         pgn_games = tuple(read_pgn_games(args.pgn)) if args.source == "pgn" else ()
         if args.source == "pgn" and not pgn_games:
             raise ValueError("no usable game in the PGN files")
@@ -118,7 +119,7 @@ def run(args) -> int:
                                  args.workers, args.checkpoint_every, args.curve_every, args.curve,
                                  curve_measure=args.curve_measure if args.curve else "",
                                  average_after=args.average_after, command=command,
-                                 model=trainable_of(initial).name)
+                                 model=model)
         probe = _probe(args, initial) if args.curve else None
         train(settings, initial, args.resume, probe)
     except (ValueError, OSError) as error:
@@ -132,5 +133,5 @@ def run(args) -> int:
         print(f"mpcmc-engine train: interrupted; {checkpoint_path(args.out)} written: rerun with --resume to continue",
               file=sys.stderr)
         return 130
-    print(f"{trainable_of(initial).name} evaluation written to {args.out}")
+    print(f"{model} evaluation written to {args.out}")
     return 0

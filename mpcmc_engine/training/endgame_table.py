@@ -20,6 +20,7 @@ import chess
 import numpy as np
 
 from mpcmc_engine.bitboard.attacks import bishop_attacks, king_attacks, rook_attacks
+from mpcmc_engine.bitboard.constants import U1
 from mpcmc_engine.bitboard.tables import build_tables
 from mpcmc_engine.jit import jit
 from mpcmc_engine.jit.intrinsics import lsb
@@ -29,7 +30,6 @@ TABLE_SIZE = 2 * 64 ** 3
 DRAW = -1
 ILLEGAL = -2
 PIECES = {"krk": chess.ROOK, "kqk": chess.QUEEN}   # the ending's name -> its strong side's piece
-U1 = np.uint64(1)
 WIN_SCORE = 10_000   # best_move's scale: a win in n plies scores WIN_SCORE - n, a loss in n plies n - WIN_SCORE
 
 
