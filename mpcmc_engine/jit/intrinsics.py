@@ -1,5 +1,6 @@
 """LLVM intrinsics for the numba code, all cacheable: bit tricks compiled to single instructions (popcnt, tzcnt,
-bswap), a relaxed atomic load (for the stop flag) and the monotonic clock.
+bswap), atomic loads (relaxed for the stop flag, acquire for a state another thread publishes), an atomic add and a
+compare-and-exchange (the shared MCTS tree) and the monotonic clock.
 
 `monotonic_ns()` calls clock_gettime(CLOCK_MONOTONIC), the clock of Python's time.monotonic_ns() on Linux, so a
 Python thread can write absolute deadlines that the search compares against.
@@ -49,20 +50,70 @@ def flip_vertical(typingctx, bits):
     return types.uint64(types.uint64), codegen
 
 
+def _is_int64_slot(array, index) -> bool:
+    """True when (array, index) type a slot of a 1-D int64 array."""
+    return (isinstance(array, types.Array) and array.dtype == types.int64 and array.ndim == 1
+            and isinstance(index, types.Integer))
+
+
+def _slot_pointer(context, builder, array_type, array, index):
+    """LLVM pointer to array[index]."""
+    data = context.make_array(array_type)(context, builder, array)
+    return cgutils.get_item_pointer(context, builder, array_type, data, [index])
+
+
+def _atomic_load(array, index, ordering: str):
+    """(signature, codegen) of an atomic load of array[index] (int64) with LLVM memory ordering `ordering`, None
+    when the types do not fit."""
+    if not _is_int64_slot(array, index):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.load_atomic(_slot_pointer(context, builder, sig.args[0], args[0], args[1]), ordering, 8)
+
+    return types.int64(array, types.int64), codegen
+
+
 @intrinsic
 def load_relaxed(typingctx, array, index):
     """array[index] of a 1-D int64 array, read with a relaxed (monotonic) atomic load that LLVM cannot hoist."""
-    if not (isinstance(array, types.Array) and array.dtype == types.int64 and array.ndim == 1
-            and isinstance(index, types.Integer)):
+    return _atomic_load(array, index, "monotonic")
+
+
+@intrinsic
+def load_acquire(typingctx, array, index):
+    """array[index] of a 1-D int64 array, read with an acquire load: what the thread that published the value wrote
+    before (atomic_add, compare_exchange) is visible after it."""
+    return _atomic_load(array, index, "acquire")
+
+
+@intrinsic
+def atomic_add(typingctx, array, index, value):
+    """array[index] += value on a 1-D int64 array, atomically (sequentially consistent); returns the value before."""
+    if not (_is_int64_slot(array, index) and isinstance(value, types.Integer)):
         return None
-    signature = types.int64(array, types.int64)
 
     def codegen(context, builder, sig, args):
-        data = context.make_array(sig.args[0])(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, sig.args[0], data, [args[1]])
-        return builder.load_atomic(pointer, "monotonic", 8)
+        pointer = _slot_pointer(context, builder, sig.args[0], args[0], args[1])
+        return builder.atomic_rmw("add", pointer, args[2], "seq_cst")
 
-    return signature, codegen
+    return types.int64(array, types.int64, types.int64), codegen
+
+
+@intrinsic
+def compare_exchange(typingctx, array, index, expected, desired):
+    """If array[index] (1-D int64) equals `expected`, set it to `desired`, atomically (sequentially consistent);
+    True when it did."""
+    if not (_is_int64_slot(array, index) and isinstance(expected, types.Integer)
+            and isinstance(desired, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        pointer = _slot_pointer(context, builder, sig.args[0], args[0], args[1])
+        result = builder.cmpxchg(pointer, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(result, 1)
+
+    return types.boolean(array, types.int64, types.int64, types.int64), codegen
 
 
 @intrinsic

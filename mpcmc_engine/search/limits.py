@@ -5,7 +5,8 @@ from typing import List, Optional
 
 from mpcmc_engine.search.constants import MATE, MATE_BOUND
 
-ALGORITHMS = ("pvs", "mtdbi")
+MCTS_ALGORITHMS = ("mcts", "mcts-rollout")
+ALGORITHMS = ("pvs", "mtdbi") + MCTS_ALGORITHMS
 
 
 def uci_score(score: int):
@@ -21,7 +22,8 @@ def uci_score(score: int):
 class SearchLimits:
     """What bounds a search. Deadlines are absolute time.monotonic_ns() values (0 = none): past the soft deadline no
     new iteration starts, at the hard deadline the search stops at once. `mate`: stop once a mate in <= mate moves is
-    found. `searchmoves`: core moves the root is restricted to. `algorithm`: 'pvs' or 'mtdbi'."""
+    found. `searchmoves`: core moves the root is restricted to. `algorithm`: one of ALGORITHMS (docs/MCTS.md says
+    what the limits mean for the MCTS ones: `nodes` counts simulations, `depth` the PV's plies)."""
 
     depth: Optional[int] = None
     nodes: Optional[int] = None
@@ -36,7 +38,8 @@ class SearchLimits:
 @dataclass
 class SearchInfo:
     """One progress report: `score` is centipawns, or mate in moves (signed) when `is_mate`; `bound` is 'exact',
-    'lower' (fail high) or 'upper' (fail low); `pv` is a list of core moves legal from the root."""
+    'lower' (fail high) or 'upper' (fail low); `pv` is a list of core moves legal from the root; `visits` the
+    simulations through the line's root move (MCTS only)."""
 
     depth: int
     seldepth: int
@@ -49,6 +52,7 @@ class SearchInfo:
     nps: int
     hashfull: int
     pv: List[int] = field(default_factory=list)
+    visits: Optional[int] = None
 
 
 @dataclass

@@ -2,7 +2,8 @@
 work arrays, and drives the numba root search (mpcmc_engine.search.core.search_root) from Python: iterative deepening
 with aspiration windows (PVS) or MTD(bi) bisection over null-window probes, MultiPV, searchmoves, Lazy SMP helper
 threads and progress reports. Each numba call releases the GIL, so `stop()` and `set_deadlines()` from another
-thread take effect within microseconds.
+thread take effect within microseconds. The MCTS algorithms are searched by mpcmc_engine.search.mcts_searcher with the
+same tables, imported (and compiled) only when one is first used or `prepare`d.
 """
 
 import threading
@@ -20,7 +21,9 @@ from mpcmc_engine.search.constants import (
     S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
 )
 from mpcmc_engine.search.core import is_draw, search_root
-from mpcmc_engine.search.limits import ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score
+from mpcmc_engine.search.limits import (
+    ALGORITHMS, MCTS_ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score,
+)
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
 from mpcmc_engine.uci.timeman import StabilityScale
 
@@ -48,11 +51,16 @@ class Searcher:
         self._work = []
         self.set_threads(threads)
         self._weights = evaluation_array(load_default_evaluation())
+        self._hash_mb = hash_mb
+        self._mcts = None  # the MctsSearch, created on first use
 
     # --- configuration (between searches) -------------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
-        """Replace the transposition table by an empty one of `hash_mb` megabytes."""
+        """Replace the transposition table (and the MCTS node pool, if any) by an empty one of `hash_mb` megabytes."""
         self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
+        self._hash_mb = hash_mb
+        if self._mcts is not None:
+            self._mcts.resize(hash_mb)
 
     def set_threads(self, threads: int) -> None:
         """Search with `threads` threads (1 main thread + threads - 1 Lazy SMP helpers)."""
@@ -62,14 +70,32 @@ class Searcher:
         del self._work[threads:]
 
     def clear(self) -> None:
-        """Forget everything learnt: transposition table, history and killers."""
+        """Forget everything learnt: transposition table, history, killers and the MCTS tree."""
         self._tt.fill(0)
         for work in self._work:
             work.fill(0)
+        if self._mcts is not None:
+            self._mcts.clear()
 
     def set_evaluation(self, evaluation: Weights | Network) -> None:
-        """Evaluate with `evaluation` (linear weights or a network) from the next search on."""
+        """Evaluate with `evaluation` (linear weights or a network) from the next search on (the MCTS tree, valued
+        with the old one, is dropped)."""
         self._weights = evaluation_array(evaluation)
+        if self._mcts is not None:
+            self._mcts.clear()
+
+    def prepare(self, algorithm: str) -> None:
+        """Load (or compile) the code of search algorithm `algorithm` now rather than in its first search."""
+        if algorithm in MCTS_ALGORITHMS:
+            self._mcts_search()
+
+    def _mcts_search(self):
+        """The MctsSearch of this searcher (its numba code is loaded or compiled on the first call)."""
+        if self._mcts is None:
+            from mpcmc_engine.search.mcts_searcher import MctsSearch
+
+            self._mcts = MctsSearch(self._hash_mb)
+        return self._mcts
 
     # --- control (thread-safe, during a search) ---------------------------------------------------------------
     def stop(self) -> None:
@@ -109,6 +135,9 @@ class Searcher:
             work[S_NODE_LIMIT] = 0
             work[S_NMP_MIN_PLY] = 0
             work[S_ROOT_PLY] = root.ply
+        if limits.algorithm in MCTS_ALGORITHMS:
+            return self._mcts_search().search(root, moves, limits, on_info, started, self._tt, self._work,
+                                              control, self._weights)
         tt_move = entry_move(tt_probe(self._tt, root.bb[BB_KEYS + root.st[ST_PLY]]))
         if tt_move in moves:
             moves.remove(tt_move)

@@ -73,6 +73,11 @@ class Engine:
         self.finish_search()
         self.searcher.set_threads(values["Threads"])
 
+    def prepare_search(self, values: dict) -> None:
+        """SearchAlgorithm: load (or compile) the chosen algorithm's code now, so that its first `go` is as fast as
+        later ones (the commands after `setoption`, `isready` among them, wait for it)."""
+        self.searcher.prepare(values["SearchAlgorithm"])
+
     def clear_hash(self, values: dict) -> None:
         """Clear Hash: forget what the search has learnt (between searches)."""
         self.finish_search()

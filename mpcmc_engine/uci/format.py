@@ -17,7 +17,8 @@ WDL_SCALE_CP = 50
 @dataclass
 class InfoReport:
     """One `info` line in UCI units: score_kind 'cp' or 'mate'; bound '' (exact), 'lowerbound' or 'upperbound';
-    pv as UCI move texts; wdl (w, d, l) per mille or None."""
+    pv as UCI move texts; wdl (w, d, l) per mille or None; visits (MCTS: simulations through the line's first move)
+    or None."""
 
     depth: int
     seldepth: int
@@ -31,6 +32,7 @@ class InfoReport:
     time_ms: int
     pv: list
     wdl: Optional[tuple] = None
+    visits: Optional[int] = None
 
 
 def wdl_from_score(score_kind: str, score: int) -> tuple:
@@ -44,7 +46,7 @@ def wdl_from_score(score_kind: str, score: int) -> tuple:
 
 def format_info(report: InfoReport) -> str:
     """The `info` line: `info depth .. seldepth .. multipv .. score cp|mate N [bound] [wdl W D L] nodes .. nps ..
-    hashfull .. time .. pv ..`."""
+    hashfull .. time .. pv .. [string visits N]` (`string` takes the rest of the line, so it comes last)."""
     parts = [f"info depth {int(report.depth)} seldepth {int(report.seldepth)} multipv {int(report.multipv)}",
              f"score {report.score_kind} {int(report.score)}"]
     if report.bound:
@@ -55,6 +57,8 @@ def format_info(report: InfoReport) -> str:
                  f"time {int(report.time_ms)}")
     if report.pv:
         parts.append("pv " + " ".join(report.pv))
+    if report.visits is not None:
+        parts.append(f"string visits {int(report.visits)}")
     return " ".join(parts)
 
 

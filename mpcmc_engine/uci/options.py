@@ -78,7 +78,8 @@ OPTIONS = (
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
     Option("SyzygyPath", "string", EMPTY, on_change="open_tablebases"),
-    Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi")),
+    Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi", "mcts", "mcts-rollout"),
+           on_change="prepare_search"),
     Option("EvalFile", "string", DEFAULT_EVALUATION, on_change="load_eval_file"),
     Option("Clear Hash", "button", on_change="clear_hash"),
 )

@@ -116,7 +116,7 @@ class SearchJob(MoveJob):
         wdl = wdl_from_score(kind, value) if self.show_wdl else None
         self.listener.info(InfoReport(info.depth, info.seldepth, info.multipv, kind, value,
                                       BOUND_WORDS.get(info.bound, ""), info.nodes, info.nps, info.hashfull,
-                                      info.time_ms, pv, wdl))
+                                      info.time_ms, pv, wdl, info.visits))
 
     def _legal_pv(self, pv: list) -> list:
         """UCI texts of the longest legal prefix of `pv`, ending at the first mate or draw it reaches."""
