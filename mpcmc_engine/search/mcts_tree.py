@@ -76,6 +76,7 @@ MODE_PUCT = 0
 MODE_ROLLOUT = 1
 VALUE_ONE = 1 << 20
 PRIOR_CLAMP = 3000.0           # centipawns: child scores beyond this (mates) count as this for the priors
+PRIOR_WINDOW = 400             # centipawns: a child's quiescence search only resolves scores above best - this
 ROLLOUT_PLIES = 100            # a random playout ends after this many plies, scored by the evaluation
 ROLLOUT_ROW = MAX_PLY - 1      # the work array's move list row random playouts use
 SIMULATE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
@@ -264,8 +265,9 @@ def random_playout(tab, bb, st, weights, ws, trail, scale):
 def expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, depth, mode, claimed):
     """Value (win probability for the side to move) of the leaf `node` at ply `depth`, expanding it when `claimed`
     (this thread holds it in STATE_BUSY) and the pool has room. MODE_PUCT scores every move by a quiescence search
-    of the position after it (0 for a draw by rule): the leaf's value is the best score's win probability, a child's
-    prior the softmax of the scores (P_TEMPERATURE) and its initial value the win probability of its score; a move
+    of the position after it (0 for a draw by rule; one more than PRIOR_WINDOW below the best so far gets an upper
+    bound): the leaf's value is the best score's win probability, a child's prior the softmax of the scores
+    (P_TEMPERATURE) and its initial value the win probability of its score; a move
     that checkmates gives a terminal child. MODE_ROLLOUT gives the children equal priors and takes the value of a
     random playout. A position without legal moves becomes terminal (checkmate 0, stalemate 0.5). Returns -1 when a
     quiescence search was stopped (nothing written, the node released)."""
@@ -298,7 +300,8 @@ def expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, d
             if is_draw(bb, st, ws[S_ROOT_PLY]):
                 scores[i] = 0
             else:
-                scores[i] = -quiescence(tab, bb, st, weights, tt, ws, ctl, depth + 1, -INF, INF)
+                floor = best - PRIOR_WINDOW if best > -INF + PRIOR_WINDOW else -INF
+                scores[i] = -quiescence(tab, bb, st, weights, tt, ws, ctl, depth + 1, -INF, -floor)
             unmake_move(bb, st)
             if ws[S_ABORT]:
                 if claimed:
