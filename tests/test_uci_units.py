@@ -54,7 +54,8 @@ def test_parse_setoption():
 def test_option_table_declares_standard_types_with_integer_defaults():
     lines = Options().declarations()
     assert "option name Hash type spin default 16 min 1 max 65536" in lines
-    assert "option name SearchAlgorithm type combo default pvs var pvs var mtdbi" in lines
+    assert ("option name SearchAlgorithm type combo default pvs var pvs var mtdbi var mcts var mcts-rollout"
+            in lines)
     assert "option name Clear Hash type button" in lines
     for option in OPTIONS:
         assert option.kind in ("check", "spin", "combo", "button", "string")
@@ -72,6 +73,7 @@ def test_option_values_are_validated_case_insensitively():
     assert parsed("hash", "64") == ("Hash", 64)
     assert parsed("uci_showwdl", "TRUE") == ("UCI_ShowWDL", True)
     assert parsed("searchalgorithm", "MTDbi") == ("SearchAlgorithm", "mtdbi")
+    assert parsed("SearchAlgorithm", "MCTS-Rollout") == ("SearchAlgorithm", "mcts-rollout")
     assert parsed("SyzygyPath", "") == ("SyzygyPath", EMPTY)
     assert parsed("EvalFile", "<network>") == ("EvalFile", DEFAULT_EVALUATION)
     assert DEFAULT_EVALUATION == eval_file.DEFAULT_EVALUATION  # options.py names it without importing eval/
@@ -121,6 +123,9 @@ def test_info_and_bestmove_text():
     report = InfoReport(7, 9, 1, "cp", 25, "lowerbound", 1234, 5678, 3, 17, ["e2e4", "e7e5"], (300, 500, 200))
     assert format_info(report) == ("info depth 7 seldepth 9 multipv 1 score cp 25 lowerbound wdl 300 500 200 "
                                    "nodes 1234 nps 5678 hashfull 3 time 17 pv e2e4 e7e5")
+    report = InfoReport(3, 5, 2, "cp", -8, "", 400, 9000, 12, 44, ["d2d4"], visits=120)
+    assert format_info(report) == ("info depth 3 seldepth 5 multipv 2 score cp -8 nodes 400 nps 9000 hashfull 12 "
+                                   "time 44 pv d2d4 string visits 120")
     assert format_bestmove(None) == "bestmove 0000"
     assert format_bestmove("e2e4", "e7e5") == "bestmove e2e4 ponder e7e5"
     assert format_bestmove("e2e4") == "bestmove e2e4"
