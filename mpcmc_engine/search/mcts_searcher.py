@@ -43,7 +43,7 @@ class _Line:
     visits: int
     raw_score: int
     pv: List[int] = field(default_factory=list)
-    ended: bool = False  # the PV reaches a finished game (mate, stalemate, draw by rule) or a proven result
+    ended: bool = False  # the PV reaches a checkmate, a stalemate or a proven result
 
 
 class MctsSearch:
@@ -156,33 +156,34 @@ class MctsSearch:
             soft = int(control[C_SOFT_DEADLINE])
             until = time.monotonic_ns() + BATCH_NS
             batch(min(until, soft) if soft else until)
-            lines = self._lines(root, root_moves, max(1, limits.multipv))
-            if not lines:
+            best = self._lines(root, root_moves, 1)
+            if not best:
                 if control[C_STOP] or self._past(control) or 0 < (limits.nodes or 0) <= self._meta[M_SIMS]:
                     return
                 continue
-            if self._done(lines[0], limits, control):
+            if self._done(root, best[0], limits, control):
                 return
             now = time.monotonic_ns()
-            if len(lines[0].pv) > reported_depth or now - reported_at >= REPORT_NS:
-                self._report(on_info, lines, started)
-                reported_depth, reported_at = len(lines[0].pv), now
+            if len(best[0].pv) > reported_depth or now - reported_at >= REPORT_NS:
+                self._report(on_info, self._lines(root, root_moves, max(1, limits.multipv)), started)
+                reported_depth, reported_at = len(best[0].pv), now
 
     def _past(self, control) -> bool:
         """True when the soft or the hard deadline has passed."""
         now = time.monotonic_ns()
         return any(0 < int(control[slot]) <= now for slot in (C_SOFT_DEADLINE, C_HARD_DEADLINE))
 
-    def _done(self, best: _Line, limits: SearchLimits, control) -> bool:
+    def _done(self, root, best: _Line, limits: SearchLimits, control) -> bool:
         """True when the search must end: stopped, a deadline passed, the simulations reached `nodes`, the best line
-        is a proven result (won, or every allowed move lost), or with `depth`: the PV is that long, has ended, or the
-        pool is full."""
+        is a proven result (won, or every allowed move lost), or with `depth`: the PV is that long, has ended (also in
+        a draw by rule), or the pool is full."""
         meta = self._meta
         if control[C_STOP] or self._past(control) or abs(best.raw_score) >= MATE_BOUND:
             return True
         if limits.nodes and meta[M_SIMS] >= limits.nodes:
             return True
-        return bool(limits.depth) and (len(best.pv) >= limits.depth or best.ended or meta[M_USED] >= self._capacity)
+        return bool(limits.depth) and (len(best.pv) >= limits.depth or best.ended or meta[M_USED] >= self._capacity
+                                       or self._drawn(root, best.pv))
 
     # --- reading the tree -----------------------------------------------------------------------------------------
     def _lines(self, root, root_moves, count: int) -> list:
@@ -230,7 +231,7 @@ class MctsSearch:
             else:
                 break
             pv.append(int(nodes[node, N_MOVE]))
-        ended = bool(nodes[node, N_STATE] == STATE_TERMINAL or nodes[node, N_PROOF]) or self._drawn(root, pv)
+        ended = bool(nodes[node, N_STATE] == STATE_TERMINAL or nodes[node, N_PROOF])
         return _Line(int(nodes[child, N_VISITS]), self._child_score(nodes, child), pv, ended)
 
     @staticmethod
