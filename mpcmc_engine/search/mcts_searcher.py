@@ -79,6 +79,7 @@ class MctsSearch:
         elif node < 0:
             self._tree[:NODE_SIZE] = 0
             self._meta[M_USED] = 1
+        self._tree[N_PROOF] = 0  # the root's proof counts the allowed moves only: the next simulation derives it
         self._meta[M_CAPACITY] = self._capacity
         self._root, self._mode = root.copy(), mode
 
@@ -174,11 +175,11 @@ class MctsSearch:
         return any(0 < int(control[slot]) <= now for slot in (C_SOFT_DEADLINE, C_HARD_DEADLINE))
 
     def _done(self, root, best: _Line, limits: SearchLimits, control) -> bool:
-        """True when the search must end: stopped, a deadline passed, the simulations reached `nodes`, the best line
-        is a proven result (won, or every allowed move lost), or with `depth`: the PV is that long, has ended (also in
-        a draw by rule), or the pool is full."""
+        """True when the search must end: stopped, a deadline passed, the simulations reached `nodes`, the root is
+        proven (an allowed move wins, or every one loses), or with `depth`: the PV is that long, has ended (also in a
+        draw by rule), or the pool is full."""
         meta = self._meta
-        if control[C_STOP] or self._past(control) or abs(best.raw_score) >= MATE_BOUND:
+        if control[C_STOP] or self._past(control) or self._tree[N_PROOF]:
             return True
         if limits.nodes and meta[M_SIMS] >= limits.nodes:
             return True

@@ -183,10 +183,11 @@ def select_child(tree, node, params, mode, at_root, root_moves, root_count):
     return best if best >= 0 else fallback
 
 
-@jit("boolean(int64[::1], int64)")
-def update_proof(tree, node):
-    """Derive `node`'s proof from its children's: won when a child's side to move is mated (the quickest such mate),
-    lost when every child's side to move mates (the slowest); True when N_PROOF changed."""
+@jit("boolean(int64[::1], int64, boolean, int64[::1], int64)")
+def update_proof(tree, node, at_root, root_moves, root_count):
+    """Derive `node`'s proof from its children's (at the root: those of root_moves[:root_count]): won when a child's
+    side to move is mated (the quickest such mate), lost when every child's side to move mates (the slowest); True
+    when N_PROOF changed."""
     base = node * NODE_SIZE
     count = tree[base + N_COUNT]
     if count == 0:
@@ -195,6 +196,8 @@ def update_proof(tree, node):
     win = -INF
     loss = -INF
     for child in range(first, first + count):
+        if at_root and not is_allowed(root_moves, root_count, tree[child * NODE_SIZE + N_MOVE]):
+            continue
         proof = tree[child * NODE_SIZE + N_PROOF]
         if proof <= -MATE_BOUND:
             win = max(win, -proof - 1)
@@ -209,11 +212,11 @@ def update_proof(tree, node):
     return True
 
 
-@jit("void(int64[::1], int64[::1], int64, float64, boolean)")
-def backup(tree, trail, depth, value, solve):
+@jit("void(int64[::1], int64[::1], int64, float64, boolean, int64[::1], int64)")
+def backup(tree, trail, depth, value, solve, root_moves, root_count):
     """Add a simulation's result to the nodes of its path trail[T_PATH:T_PATH + depth + 1]: `value` is the win
     probability of the side to move at the last node. Removes the path's virtual losses; with `solve`, carries
-    proofs up the path as far as they change."""
+    proofs up the path as far as they change (the root's from root_moves[:root_count] only)."""
     credit = VALUE_ONE - fixed(value)
     for ply in range(depth, -1, -1):
         slot = trail[T_PATH + ply] * NODE_SIZE
@@ -224,7 +227,7 @@ def backup(tree, trail, depth, value, solve):
         credit = VALUE_ONE - credit
     if solve:
         for ply in range(depth, -1, -1):
-            if not update_proof(tree, trail[T_PATH + ply]) and ply < depth:
+            if not update_proof(tree, trail[T_PATH + ply], ply == 0, root_moves, root_count) and ply < depth:
                 break
 
 
@@ -370,7 +373,7 @@ def simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, 
     if value < 0.0:
         abandon(tree, trail, depth)
     else:
-        backup(tree, trail, depth, value, solve)
+        backup(tree, trail, depth, value, solve, root_moves, root_count)
         if depth > meta[M_SELDEPTH]:
             meta[M_SELDEPTH] = depth
     for _ in range(depth):
@@ -382,13 +385,13 @@ def simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, 
 def simulate(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, root_moves, root_count, mode, budget,
              until_ns):
     """Run up to `budget` simulations from the root position on the board (left unchanged) and return how many
-    completed. Stops early on the stop flag, the hard deadline, `until_ns` (absolute monotonic_ns(), 0 = none) or
-    when the simulations of all threads reach meta[M_SIM_LIMIT]."""
+    completed. Stops early on the stop flag, the hard deadline, `until_ns` (absolute monotonic_ns(), 0 = none), when
+    the simulations of all threads reach meta[M_SIM_LIMIT] or once the root is proven (nothing more to learn)."""
     if weights[0] == KIND_NETWORK:
         refresh_root(bb, st, weights, ws, W_ACC)
     done = 0
     while done < budget:
-        if load_relaxed(ctl, C_STOP) != 0:
+        if load_relaxed(ctl, C_STOP) != 0 or tree[N_PROOF] != 0:
             break
         now = monotonic_ns()
         deadline = load_relaxed(ctl, C_HARD_DEADLINE)
