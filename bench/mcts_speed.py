@@ -1,8 +1,8 @@
 """Speed of the MCTS modes against pvs in one run: each position of the bench set searched for the same time by
 pvs (nodes/s), mcts and mcts-rollout (simulations/s; for mcts also the quiescence nodes/s its simulations search),
-one thread, fresh tables. docs/MCTS.md quotes its figures.
+fresh tables. docs/MCTS.md quotes its figures.
 
-    python bench/mcts_speed.py [--seconds 1.0] [--positions 6]
+    python bench/mcts_speed.py [--seconds 1.0] [--positions 6] [--threads 1]
 """
 
 import argparse
@@ -24,8 +24,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="search time per position and algorithm")
     parser.add_argument("--positions", type=int, default=6, help="the first N positions of the bench set")
+    parser.add_argument("--threads", type=int, default=1, help="search threads (Threads)")
     args = parser.parse_args()
-    searcher = Searcher(hash_mb=16)
+    searcher = Searcher(hash_mb=16, threads=args.threads)
     for algorithm in ALGORITHMS:
         searcher.prepare(algorithm)
     totals = {algorithm: [0, 0, 0] for algorithm in ALGORITHMS}  # results.nodes, core nodes, ms
