@@ -1,6 +1,6 @@
 """The MCTS search algorithms (`SearchAlgorithm` mcts and mcts-rollout) through python-chess on the engine process:
 every limit ends in a legal move, searchmoves and MultiPV, mates and a hanging queen, terminal positions one move
-away, reproducible random playouts, the tree kept between moves, Threads."""
+away, reproducible random playouts, the tree kept between moves, Threads, a full node pool."""
 
 import time
 
@@ -195,3 +195,15 @@ def test_two_threads_share_the_tree(engine, mode):
         analysis.stop()
         assert analysis.wait().move in board.legal_moves
     engine.configure({"Threads": 1})
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_full_pool_keeps_simulating(engine, mode):
+    use(engine, mode, Hash=1)  # 13,107 nodes
+    board = chess.Board(MIDDLEGAME)
+    result = engine.play(board, chess.engine.Limit(nodes=3000), info=chess.engine.INFO_ALL)
+    assert result.move in board.legal_moves
+    assert result.info["nodes"] == 3000 and result.info["hashfull"] == 1000
+    deep = engine.play(board, chess.engine.Limit(depth=60), info=chess.engine.INFO_ALL)  # ends when the pool is full
+    assert deep.move in board.legal_moves and deep.info["hashfull"] == 1000
+    engine.configure({"Hash": 16})
