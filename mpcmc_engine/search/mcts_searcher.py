@@ -123,17 +123,17 @@ class MctsSearch:
         for index, trail in enumerate(trails):
             trail[T_RANDOM] = SEED + index
 
-        def run(index, position, budget, until_ns):
-            return simulate(position.tab, position.bb, position.st, weights, tt, work[index], control, self._tree,
-                            meta, params, trails[index], root_moves, len(root_moves), mode, budget, until_ns)
+        def run(index, position, until_ns):
+            """Thread `index` simulates on `position` until a limit, or until_ns (0: none)."""
+            simulate(position.tab, position.bb, position.st, weights, tt, work[index], control, self._tree, meta,
+                     params, trails[index], root_moves, len(root_moves), mode, UNLIMITED, until_ns)
 
-        helpers = [threading.Thread(target=run, args=(index, root.copy(), UNLIMITED, 0), daemon=True)
+        helpers = [threading.Thread(target=run, args=(index, root.copy(), 0), daemon=True)
                    for index in range(1, len(work))]
         for helper in helpers:
             helper.start()
         try:
-            self._run(lambda until_ns: run(0, root, UNLIMITED, until_ns), root, root_moves, limits, on_info, started,
-                      control)
+            self._run(lambda until_ns: run(0, root, until_ns), root, root_moves, limits, on_info, started, control)
         finally:
             control[C_STOP] = 1
             for helper in helpers:
