@@ -187,11 +187,11 @@ def select_child(tree, node, params, mode, at_root, root_moves, root_count):
 def update_proof(tree, node, at_root, root_moves, root_count):
     """Derive `node`'s proof from its children's (at the root: those of root_moves[:root_count]): won when a child's
     side to move is mated (the quickest such mate), lost when every child's side to move mates (the slowest); True
-    when N_PROOF changed."""
+    when N_PROOF changed; False for a node not (yet) expanded."""
     base = node * NODE_SIZE
-    count = tree[base + N_COUNT]
-    if count == 0:
+    if load_acquire(tree, base + N_STATE) != STATE_EXPANDED:  # children written and published, or none
         return False
+    count = tree[base + N_COUNT]
     first = tree[base + N_FIRST]
     win = -INF
     loss = -INF
@@ -205,7 +205,7 @@ def update_proof(tree, node, at_root, root_moves, root_count):
             loss = max(loss, -proof + 1)
         else:
             loss = INF
-    proof = win if win != -INF else (loss if loss != INF else 0)
+    proof = win if win != -INF else (loss if -INF < loss < INF else 0)
     if proof == tree[base + N_PROOF]:
         return False
     tree[base + N_PROOF] = proof
