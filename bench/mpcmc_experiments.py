@@ -17,21 +17,14 @@ the engine's behaviour before that option existed); its cells state it, so that 
 played. A cell may choose `fresh` instead (a clean evaluator hash every call: the paper's memoryless evaluator).
 """
 
-import argparse
-import contextlib
-import io
-import os
-import re
+import functools
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
-import chess.pgn
 from checkout import use_checkout
+from match_cells import Cell, Experiment, main
 
 REPOSITORY = use_checkout()
 
-from mpcmc_engine.cli import main as cli_main
 from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
 from mpcmc_engine.uci_process import this_engine_command
 
@@ -41,6 +34,7 @@ PLAIN = " ".join(this_engine_command("--plain"))
 # This engine's cells were played when the linear weights were its default evaluation: every process of this engine
 # in a cell (the MPC-MC engine, its internal sub-engines, the base engine) is pinned to them.
 LINEAR = "EvalFile=<linear>"
+MpcmcCell = functools.partial(Cell, first_command=SELF)   # a cell whose engine 1 is this engine (with MPC-MC on)
 
 
 def _mpcmc(mode, fortify=False, evaluator="internal", opponent="internal", workers=2, evaluator_hash="keep"):
@@ -56,26 +50,6 @@ def _sub_engine_options(sub_engine: str) -> str:
     """The MPCMC_*Options value of a sub-engine: this engine (`internal`) pinned to the linear weights, an external
     engine given SF_OPTIONS."""
     return LINEAR if sub_engine == "internal" else "; ".join(SF_OPTIONS)
-
-
-@dataclass(frozen=True)
-class Cell:
-    """A match of engine 1, an MPC-MC engine (`first_options`; named `mpcmc-CELL`), against a base engine (command,
-    options) under per-move limits. `first_flags` are engine 1's own match flags (`--limit`: its own limits,
-    replacing the match-wide ones; `--keep-hash`); a control match replaces engine 1 by `first_command`, named
-    `first_name`."""
-    first_options: list
-    base_command: str
-    base_options: list
-    limits: list
-    description: str
-    first_flags: tuple = ()
-    first_command: str = SELF
-    first_name: str = ""
-
-    def name_of_first(self, cell_name: str) -> str:
-        """Engine 1's name in the PGN."""
-        return self.first_name or f"mpcmc-{cell_name}"
 
 
 # `--nodes N` gives every sub-engine call of the MPC-MC engine N nodes (its `auto` limits) and the base engine N
@@ -96,7 +70,7 @@ def _timed_cell(milliseconds: int, deterministic: bool, cap_seconds: int, evalua
     """One-step with Stockfish 15.1 in the paper's own setting: every sub-engine call of the MPC-MC engine and every
     move of the true opponent get `milliseconds`; the MPC-MC engine's own `go movetime` is only a safety cap
     (`cap_seconds`; its 50 ms calls take about 2 s a move, its 200 ms calls about 8 s)."""
-    return Cell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH, evaluator_hash=evaluator_hash)
+    return MpcmcCell(_mpcmc("one", evaluator=STOCKFISH, opponent=STOCKFISH, evaluator_hash=evaluator_hash)
                 + [f"MPCMC_EvalLimit={milliseconds} ms", f"MPCMC_OpponentLimit={milliseconds} ms"],
                 STOCKFISH, SF_OPTIONS,
                 ["--movetime", str(milliseconds / 1000)] + (DETERMINISTIC if deterministic else []) + ADJUDICATION,
@@ -118,7 +92,7 @@ def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: s
 
     def cell(options, deterministic, setting):
         limits = ["--nodes", str(nodes)] + (DETERMINISTIC if deterministic else []) + adjudication
-        return Cell(options, base_command, base_options, limits,
+        return MpcmcCell(options, base_command, base_options, limits,
                     f"{setting}, {engine}, {_setting(deterministic)}" + (", adjudicated" if adjudication else ""))
 
     def mpcmc(mode, fortify=False):
@@ -137,7 +111,7 @@ def _table_cells(nodes: int, label: str, sub_engine: str = "internal", prefix: s
 def _kept_hash_control(command: str, options: list, nodes: int, engine: str, adjudication=()) -> Cell:
     """The control for the stochastic cells: the base engine keeping its hash from move to move (as their true
     opponent does) against itself with a clean hash every move (as their nominal opponent searches)."""
-    return Cell(options, command, options, ["--nodes", str(nodes)] + DETERMINISTIC + list(adjudication),
+    return MpcmcCell(options, command, options, ["--nodes", str(nodes)] + DETERMINISTIC + list(adjudication),
                 f"control: {engine} {nodes} nodes keeping its hash against itself with a fresh hash"
                 + (", adjudicated" if adjudication else ""),
                 first_flags=("--keep-hash",), first_command=command, first_name="kept-hash")
@@ -156,98 +130,16 @@ CELLS = {
     "sf-one-det-200ms": _timed_cell(200, True, 40),
     # the same wall time per move: MPC-MC splits it over its sub-engine calls (`auto` limits), the base engine
     # searches for all of it
-    "walltime-150ms": Cell(_mpcmc("one"), PLAIN, [LINEAR], ["--movetime", "0.15"],
+    "walltime-150ms": MpcmcCell(_mpcmc("one"), PLAIN, [LINEAR], ["--movetime", "0.15"],
                            "one-step against the base engine, both 0.15 s a move"),
-    "walltime-500ms": Cell(_mpcmc("one"), PLAIN, [LINEAR], ["--movetime", "0.5"],
+    "walltime-500ms": MpcmcCell(_mpcmc("one"), PLAIN, [LINEAR], ["--movetime", "0.5"],
                            "one-step against the base engine, both 0.5 s a move"),
 }
 
 
-def match_arguments(name, games, concurrency, out_dir: Path) -> list:
-    """The `mpcmc-engine match` arguments (the command's name first) that play cell `name` into `out_dir`."""
-    cell = CELLS[name]
-    arguments = ["match", "--engine", cell.first_command, "--name", cell.name_of_first(name)]
-    for option in cell.first_options:
-        arguments += ["--option", option]
-    arguments += cell.first_flags
-    arguments += ["--engine", cell.base_command, "--name", "base"]
-    for option in cell.base_options:
-        arguments += ["--option", option]
-    arguments += cell.limits + ["--openings", str(OPENINGS), "--games", str(games), "--concurrency", str(concurrency),
-                           "--seed", "1", "--pgn", str(out_dir / f"{name}.pgn"), "--event", f"MPC-MC {name}"]
-    return arguments
-
-
-def run_cell(name, games, concurrency, out_dir: Path) -> int:
-    """Play (or resume) one cell; write its PGN and summary; return the match command's exit status."""
-    arguments = match_arguments(name, games, concurrency, out_dir)
-    captured = io.StringIO()
-    with contextlib.redirect_stdout(captured):
-        status = cli_main(arguments)
-    summary = captured.getvalue()
-    shown = [os.path.relpath(argument, REPOSITORY) if argument == str(OPENINGS) else argument for argument in arguments]
-    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(shown)}\n{summary}")
-    print(f"== {name}\n{summary}")
-    return status
-
-
-SECONDS_IN_COMMENT = re.compile(r"(\d+\.\d+)s\b")
-
-
-def seconds_per_move(pgn_path: Path) -> dict:
-    """{engine name: mean seconds per move} from the move comments of a match PGN (`{ score/depth 0.123s }`)."""
-    totals = {}
-    with open(pgn_path, encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            for node in game.mainline():
-                found = SECONDS_IN_COMMENT.search(node.comment)
-                if found:
-                    name = game.headers["White" if not node.turn() else "Black"]  # the side that made the move
-                    count, total = totals.get(name, (0, 0.0))
-                    totals[name] = (count + 1, total + float(found.group(1)))
-    return {name: total / count for name, (count, total) in totals.items()}
-
-
-def table(out_dir: Path) -> str:
-    """A markdown table of the cells played so far in `out_dir`: result, Elo, pentanomial counts, seconds a move."""
-    rows = ["| cell | setting | games | W-D-L | Elo (95%) | pentanomial | s/move MPC-MC / base |",
-            "| --- | --- | --- | --- | --- | --- | --- |"]
-    for name, cell in CELLS.items():
-        summary, pgn = out_dir / f"{name}.txt", out_dir / f"{name}.pgn"
-        if not summary.exists() or not pgn.exists():
-            continue
-        text = summary.read_text()
-        games, wdl = re.search(r": (\d+) games, W-D-L (\S+)", text).groups()
-        elo = re.search(r"Elo (\S+) \(95%: ([^)]*)\)", text).groups()
-        pentanomial = re.search(r"\]: (\[[^]]*\])", text).group(1)
-        times = seconds_per_move(pgn)
-        rows.append(f"| {name} | {cell.description} | {games} | {wdl} | {elo[0]} ({elo[1]}) | {pentanomial} | "
-                    f"{times.get(cell.name_of_first(name), 0):.3f} / {times.get('base', 0):.3f} |")
-    return "\n".join(rows)
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cells", nargs="*", metavar="CELL", help="cells to play (see --list)")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--out", default="docs/results")
-    parser.add_argument("--list", action="store_true", help="list the cells and exit")
-    parser.add_argument("--table", action="store_true", help="print the results in DIR as a markdown table")
-    args = parser.parse_args(argv)
-    if args.table:
-        print(table(Path(args.out)))
-        return 0
-    if args.list or not args.cells:
-        print("\n".join(f"{name}: {cell.description}" for name, cell in CELLS.items()))
-        return 0
-    unknown = [cell for cell in args.cells if cell not in CELLS]
-    if unknown:
-        parser.error(f"unknown cells {unknown}; --list shows them")
-    out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    return max(run_cell(cell, args.games, args.concurrency, out_dir) for cell in args.cells)
+EXPERIMENT = Experiment(CELLS, __doc__.splitlines()[0], OPENINGS, REPOSITORY, "docs/results", "MPC-MC", "base",
+                        "MPC-MC ")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(EXPERIMENT))

@@ -27,7 +27,8 @@ use_checkout()
 from mpcmc_engine.tools import match_command
 from mpcmc_engine.match.game import move_limit
 from mpcmc_engine.uci_process import parse_option, play_within, start_engine
-from mpcmc_experiments import CELLS, match_arguments
+from match_cells import match_arguments
+from mpcmc_experiments import EXPERIMENT
 
 REPLY_GRACE_S = 60.0  # a reply taking this much longer than its time limit counts as hung
 
@@ -36,7 +37,7 @@ def base_engine_of(cell_name: str, out_dir: Path) -> tuple:
     """(EngineSpec, chess.engine.Limit) of the cell's base engine, as its match command sets them up."""
     parser = argparse.ArgumentParser()
     match_command.configure(parser)
-    plan = match_command.plan_from(parser.parse_args(match_arguments(cell_name, 1, 1, out_dir)[1:]))
+    plan = match_command.plan_from(parser.parse_args(match_arguments(EXPERIMENT, cell_name, 1, 1, out_dir)[1:]))
     return plan.engines[1], move_limit(plan.engine_limits[1] or plan.settings.limits, None, chess.WHITE)
 
 
@@ -69,7 +70,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     options = dict(args.option)
     for name in args.cells:
-        if name not in CELLS:
+        if name not in EXPERIMENT.cells:
             parser.error(f"unknown cell {name}; python bench/mpcmc_experiments.py --list shows them")
         predicted, replies = agreement(name, Path(args.out), options)
         print(f"{name}: {predicted} of {replies} replies as predicted ({100 * predicted / max(replies, 1):.1f}%)")
