@@ -69,8 +69,10 @@ def _check(args) -> str:
         return "--source pgn needs --pgn FILE ..."
     if args.source == "mentor" and not args.mentor:
         return "--source mentor needs --mentor CMD"
-    if (args.source == "endgame") != bool(args.ending) or args.ending and args.ending not in PIECES:
-        return f"--source endgame needs --ending {' or '.join(PIECES)} (and only it takes one), not {args.ending!r}"
+    if args.source == "endgame" and args.ending not in PIECES:
+        return f"--source endgame needs --ending {' or '.join(PIECES)}, not {args.ending!r}"
+    if args.source != "endgame" and args.ending:
+        return "--ending is for --source endgame only"
     if args.games < 1 or args.nodes < 1 or args.workers < 1 or args.checkpoint_every < 0:
         return "--games, --nodes and --workers must be positive, --checkpoint-every 0 or more"
     if not args.mentor_timeout > 0:
