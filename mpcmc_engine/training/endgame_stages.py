@@ -87,9 +87,13 @@ def stage_path(run: StagedRun, stage: int) -> Path:
 
 def _measure(evaluation, study: StudySettings, ending: str, stored: Path, log: Callable) -> dict:
     """The figures of `evaluation` against the perfect player, read from `stored` when it holds a measurement with
-    the same study settings, else measured (with a progress bar) and written there."""
+    the same study settings, else measured (with a progress bar) and written there; ValueError when `stored` is not
+    JSON."""
     if stored.exists():
-        data = json.loads(stored.read_text())
+        try:
+            data = json.loads(stored.read_text())
+        except ValueError as error:
+            raise ValueError(f"{stored}: cannot be read ({error}); delete it to measure again") from None
         if data.get("study") == asdict(study):
             return data["figures"]
     searcher = Searcher(hash_mb=STUDY_HASH_MB, threads=1)
