@@ -23,6 +23,8 @@ COMMANDS = {
                       "learn the neural evaluation from positions labelled by search"),
     "endgame-study": ("mpcmc_engine.tools.endgame_study_command",
                       "our search against a perfect KRK / KQK player: WCR, WE and LHS"),
+    "endgame-train": ("mpcmc_engine.tools.endgame_train_command",
+                      "TD training on KRK / KQK in stages, measured against the perfect player after each"),
 }
 
 

@@ -1,11 +1,12 @@
 """`mpcmc-engine train`: learn an evaluation by temporal differences (TD(lambda), TD-Leaf, TD-Stem) from self-play,
-mentor games or PGN files: the linear weights, or the network when --init names one; see docs/TRAINING.md and
-docs/NETWORK.md. The defaults are the documented runs' settings."""
+self-play of KRK / KQK endings, mentor games or PGN files: the linear weights, or the network when --init names one;
+see docs/TRAINING.md and docs/NETWORK.md. The defaults are the documented runs' settings."""
 
 import shlex
 import sys
 
 from mpcmc_engine.eval.weights import material_only_weights
+from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.generate import SourceConfig
 from mpcmc_engine.training.trainer import CHECKPOINT_EVERY
 
@@ -13,7 +14,9 @@ from mpcmc_engine.training.trainer import CHECKPOINT_EVERY
 def configure(parser) -> None:
     """Add the train command's arguments."""
     parser.add_argument("--method", required=True, choices=("td-lambda", "td-leaf", "td-stem"))
-    parser.add_argument("--source", required=True, choices=("selfplay", "mentor", "pgn"))
+    parser.add_argument("--source", required=True, choices=("selfplay", "mentor", "pgn", "endgame"),
+                        help="endgame: self-play from random positions of --ending won for the strong side")
+    parser.add_argument("--ending", default="", help="krk or kqk (source endgame)")
     parser.add_argument("--pgn", nargs="+", default=[], metavar="FILE", help="PGN files (source pgn)")
     parser.add_argument("--mentor", default="", metavar="CMD", help="UCI engine command (source mentor)")
     parser.add_argument("--games", type=int, required=True, help="games to train on in all (counting resumed ones)")
@@ -66,6 +69,10 @@ def _check(args) -> str:
         return "--source pgn needs --pgn FILE ..."
     if args.source == "mentor" and not args.mentor:
         return "--source mentor needs --mentor CMD"
+    if args.source == "endgame" and args.ending not in PIECES:
+        return f"--source endgame needs --ending {' or '.join(PIECES)}, not {args.ending!r}"
+    if args.source != "endgame" and args.ending:
+        return "--ending is for --source endgame only"
     if args.games < 1 or args.nodes < 1 or args.workers < 1 or args.checkpoint_every < 0:
         return "--games, --nodes and --workers must be positive, --checkpoint-every 0 or more"
     if not args.mentor_timeout > 0:
@@ -113,7 +120,7 @@ def run(args) -> int:
         if args.source == "pgn" and not pgn_games:
             raise ValueError("no usable game in the PGN files")
         source = SourceConfig(args.source, args.method in LEAF_METHODS, args.nodes, args.epsilon, args.leaf_depth,
-                              args.mentor, args.openings, args.seed, pgn_games, args.mentor_timeout)
+                              args.mentor, args.openings, args.seed, pgn_games, args.mentor_timeout, args.ending)
         command = "mpcmc-engine train " + " ".join(shlex.quote(arg) for arg in sys.argv[2:])
         settings = TrainSettings(args.method, source, args.games, args.lam, args.alpha, args.seed, args.out,
                                  args.workers, args.checkpoint_every, args.curve_every, args.curve,

@@ -56,6 +56,7 @@ def load_checkpoint(path, settings: dict) -> TrainerState:
     if data.get("format") != CHECKPOINT_FORMAT or data.get("layout") != TRAINABLES[settings["model"]].layout:
         raise ValueError(f"checkpoint {path}: another format, model or feature layout")
     data["settings"].setdefault("model", "linear")  # checkpoints from before the network could be trained
+    data["settings"].setdefault("ending", "")       # checkpoints from before the endgame source
     changed = sorted(key for key in set(settings) | set(data["settings"])
                      if settings.get(key) != data["settings"].get(key))
     if changed:

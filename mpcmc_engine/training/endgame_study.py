@@ -7,9 +7,10 @@ mean distance to mate at the start. Lengths and distances are in plies; a perfec
 is drawn by stalemate, K v K, threefold repetition, the fifty-move rule or reaching the ply limit.
 """
 
+import math
 import random
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import chess
 import numpy as np
@@ -57,6 +58,12 @@ def random_start(piece: int, attacking: bool, rng: random.Random) -> chess.Board
             return board_at(piece, index, rng.choice(chess.COLORS))
 
 
+def random_won_start(piece: int, rng: random.Random) -> chess.Board:
+    """A legal K + `piece` v K position won for the strong side, drawn with `rng`: either side to move (the weak side
+    not yet mated), each side's colour drawn too (random_start)."""
+    return random_start(piece, rng.random() < 0.5, rng)
+
+
 def _ended(board: chess.Board, max_plies: int) -> bool:
     """Whether the game on `board` is over: mate, stalemate, K v K, repetition, fifty moves or max_plies played."""
     return (board.is_game_over(claim_draw=False) or board.is_repetition(3) or board.halfmove_clock >= 100
@@ -102,6 +109,14 @@ def figures(games: List[EndgameGame]) -> EndgameFigures:
     we = float(np.mean([g.distance for g in won]) / np.mean([g.plies for g in won])) if won else None
     lhs = float(np.mean([g.plies for g in lost]) / np.mean([g.distance for g in lost])) if lost else None
     return EndgameFigures(len(attacking), len(won), len(games) - len(attacking), len(lost), wcr, we, lhs)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> Tuple[float, float]:
+    """The Wilson score interval of a proportion, successes of `trials` (> 0), at `z` (1.96: 95 %)."""
+    share = successes / trials
+    centre = (share + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def run_study(piece: int, games: int, ours: Player, seed: int, max_plies: int,

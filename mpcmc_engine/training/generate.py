@@ -1,11 +1,12 @@
 """Game generation, in this process or in parallel worker processes, returning records in game order.
 
-`SourceConfig` says where games come from; game `index` with its own `seed` and the evaluation of the current batch
-(linear weights or a network, whose kind also decides the record's rows) always yields the same TrainingRecord,
-whichever process plays it, so a run is repeatable for a given seed. A game that cannot be generated (a mentor
-that does not start, hangs past its timeout, dies or answers nonsense; any error in a worker) raises GameError
-naming the game and the reason. Worker processes ignore SIGINT: a Ctrl-C is the main process's to act on (it writes
-the checkpoint), and the workers end after the game they are playing.
+`SourceConfig` says where games come from (an `endgame` game is self-play from a random position of the ending,
+won for the strong side, drawn with the game's seed and played to its end by the rules); game `index` with its own
+`seed` and the evaluation of the current batch (linear weights or a network, whose kind also decides the record's
+rows) always yields the same TrainingRecord, whichever process plays it, so a run is repeatable for a given seed. A
+game that cannot be generated (a mentor that does not start, hangs past its timeout, dies or answers nonsense; any
+error in a worker) raises GameError naming the game and the reason. Worker processes ignore SIGINT: a Ctrl-C is the
+main process's to act on (it writes the checkpoint), and the workers end after the game they are playing.
 """
 
 import functools
@@ -19,13 +20,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mpcmc_engine.match.openings import Opening, load_openings
+from mpcmc_engine.training.endgame_study import random_won_start
+from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
 from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.training.trainable import trainable_of
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, start_engine
 
-SOURCES = ("selfplay", "mentor", "pgn")
+SOURCES = ("selfplay", "mentor", "pgn", "endgame")
 SEARCH_HASH_MB = 8
 OPENINGS_FROM_PGN = 1000    # games read from a PGN opening book
 MENTOR_TIMEOUT_S = 60.0     # default: a mentor that takes longer to start or to answer one move has failed
@@ -49,6 +52,7 @@ class SourceConfig:
     seed: int = 0
     pgn_games: tuple = field(default=(), repr=False)
     mentor_timeout_s: float = MENTOR_TIMEOUT_S
+    ending: str = ""    # source endgame: a key of endgame_table.PIECES
 
 
 class GameGenerator:
@@ -79,8 +83,12 @@ class GameGenerator:
         if config.source == "pgn":
             game = config.pgn_games[self.pgn_order[index % len(config.pgn_games)]]
             return pgn_record(game, self.searcher, builder, config.leaf_depth)
-        opening = self.openings[(index // 2) % len(self.openings)]
         label = f"{config.source} game {index + 1}"
+        if config.source == "endgame":
+            opening = Opening(random_won_start(PIECES[config.ending], rng).fen())
+            return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
+                                   builder, label, adjudication_cp=None)
+        opening = self.openings[(index // 2) % len(self.openings)]
         if config.source == "selfplay":
             return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
                                    builder, label)

@@ -5,6 +5,8 @@ and returns a TrainingRecord; leaves (for TD-Leaf/TD-Stem) come from our own sea
 self-play, a fixed-depth search of each played position in PGN and mentor games.
 """
 
+from typing import Optional
+
 import chess
 import chess.engine
 
@@ -42,12 +44,14 @@ def _explore(position, move, epsilon, rng):
     return rng.choice(position.legal_moves()) if rng.random() < epsilon else move
 
 
-def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder, label: str):
+def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder, label: str,
+                    adjudication_cp: Optional[int] = ADJUDICATION_CP):
     """A game of our search against itself from `opening` (match.openings.Opening) at `nodes` per move, exploring
     with `epsilon`; `searchers` = (white's, black's) search.Searcher (one object twice in self-play, two with
     different weights in a match). Each position before a move goes to `builder.add(position, search_result)`; the
     game's end to `builder.build(white's result, label)`, whose value is returned. Adjudicated when the mover's
-    search score reaches ADJUDICATION_CP (or mate) and drawn after MAX_PLIES."""
+    search score reaches `adjudication_cp` (or mate); with None the game ends by the rules only. Drawn after
+    MAX_PLIES."""
     board = opening.board()
     position = Position.from_board(board)
     for searcher in set(searchers):
@@ -59,7 +63,7 @@ def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder
         found = searcher.search(position, SearchLimits(nodes=nodes))
         builder.add(position, found)
         plies += 1
-        if found.is_mate or abs(found.score) >= ADJUDICATION_CP:
+        if adjudication_cp is not None and (found.is_mate or abs(found.score) >= adjudication_cp):
             result = float((found.score > 0) == position.white_to_move)
             break
         move = _explore(position, found.best_move, epsilon, rng)

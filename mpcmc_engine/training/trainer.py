@@ -55,8 +55,8 @@ class TrainSettings:
         source = self.source
         return {"method": self.method, "source": source.source, "nodes": source.nodes, "epsilon": source.epsilon,
                 "leaf_depth": source.leaf_depth, "mentor": source.mentor, "openings": source.openings,
-                "pgn_games": len(source.pgn_games), "lambda": self.lam, "alpha": self.alpha, "seed": self.seed,
-                "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every,
+                "pgn_games": len(source.pgn_games), "ending": source.ending, "lambda": self.lam, "alpha": self.alpha,
+                "seed": self.seed, "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every,
                 "curve_measure": self.curve_measure, "average_after": self.average_after, "model": self.model}
 
 
