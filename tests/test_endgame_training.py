@@ -133,6 +133,8 @@ def test_wilson_interval():
 @pytest.mark.parametrize("arguments, message", [
     (["train", "--method", "td-leaf", "--source", "endgame", "--ending", "kbk"], "--ending krk or kqk"),
     (["train", "--method", "td-leaf", "--source", "endgame"], "--source endgame needs --ending"),
+    (["train", "--method", "td-leaf", "--source", "endgame", "--ending", "krk", "--openings", "book.epd"],
+     "--openings has no use with --source endgame"),
     (["endgame-train", "--method", "td-stem", "--ending", "kbk", "--stages", "10:0.01:0.7:100"],
      "--ending must be one of krk, kqk"),
     (["endgame-train", "--method", "td-stem", "--ending", "krk", "--stages", "10:0.01:0.7"],

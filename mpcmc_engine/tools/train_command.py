@@ -73,6 +73,8 @@ def _check(args) -> str:
         return f"--source endgame needs --ending {' or '.join(PIECES)}, not {args.ending!r}"
     if args.source != "endgame" and args.ending:
         return "--ending is for --source endgame only"
+    if args.source == "endgame" and args.openings:
+        return "--openings has no use with --source endgame: its games start from random positions of the ending"
     if args.games < 1 or args.nodes < 1 or args.workers < 1 or args.checkpoint_every < 0:
         return "--games, --nodes and --workers must be positive, --checkpoint-every 0 or more"
     if not args.mentor_timeout > 0:
