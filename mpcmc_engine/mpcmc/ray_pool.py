@@ -28,6 +28,7 @@ from mpcmc_engine.uci_process import EngineSpec
 
 RAY_CALL_GRACE_SECONDS = 1.0  # a remote call's watchdog allows this much more than the sub-engine's own
 ACTOR_START_SECONDS = START_TIMEOUT_SECONDS + 30.0  # Ray places and starts the actor, then its sub-engine starts
+ACTOR_RETRY_PAUSE_SECONDS = 0.5  # before a new actor replaces one that died as it started
 ACTOR_CLOSE_SECONDS = 5.0  # for an actor to quit its sub-engines before it is killed
 ACTOR_OPTIONS = {"num_cpus": 1, "max_concurrency": 2, "scheduling_strategy": "SPREAD"}  # 2: both roles start at once
 
@@ -77,22 +78,27 @@ class RemoteSubEngine(Supervised):
         self._started_on = None  # the actor whose sub-engine of this role is known to be ready
 
     def _ensure_started(self):
-        """The worker's actor with this role's sub-engine ready (a new actor when there is none); raise
-        SubEngineError when it cannot be had within ACTOR_START_SECONDS."""
+        """The worker's actor with this role's sub-engine ready (a new actor when there is none, and another one
+        while each dies as it starts, e.g. placed on a node that died but is not known dead yet); raise
+        SubEngineError when none is ready within ACTOR_START_SECONDS."""
         with self._start_lock:
-            if self._aborted:
-                raise SubEngineError(f"{self.spec.display_name}: aborted")
-            actor = self.worker.actor()
-            if self._started_on is not actor:
+            give_up = time.monotonic() + ACTOR_START_SECONDS
+            while True:
+                if self._aborted:
+                    raise SubEngineError(f"{self.spec.display_name}: aborted")
+                actor = self.worker.actor()
+                if self._started_on is actor:
+                    return actor
                 try:
-                    _get(actor.start.remote(self.role), ACTOR_START_SECONDS)
+                    _get(actor.start.remote(self.role), max(0.0, give_up - time.monotonic()))
+                    self._started_on = actor
                 except ray.exceptions.RayError as error:
                     self.worker.discard(actor)
-                    hint = " (is there a free CPU per worker?)" if isinstance(error, ray.exceptions.GetTimeoutError) \
-                        else ""
-                    raise SubEngineError(f"{self.spec.display_name}: no Ray actor ready{hint}: {error}") from None
-                self._started_on = actor
-            return actor
+                    died = isinstance(error, ray.exceptions.RayActorError)
+                    if not died or self._aborted or time.monotonic() + ACTOR_RETRY_PAUSE_SECONDS >= give_up:
+                        hint = "" if died else " (is there a free CPU for every worker?)"
+                        raise SubEngineError(f"{self.spec.display_name}: no Ray actor ready{hint}: {error}") from None
+                    time.sleep(ACTOR_RETRY_PAUSE_SECONDS)
 
     def _discard(self, instance) -> None:
         self.worker.discard(instance)
