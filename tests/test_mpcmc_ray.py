@@ -253,6 +253,14 @@ def test_option_changes_and_quit_leave_no_actor_or_sub_engine_and_the_joined_clu
     assert all(_alive(raylet) for raylet in raylets), "a joined cluster is only disconnected from"
 
 
+def test_an_engine_killed_leaves_no_actor_or_sub_engine_on_the_joined_cluster(cluster, uci_engine):
+    engine = uci_engine({"MPCMC": "one", "MPCMC_Workers": 2, "MPCMC_Cluster": cluster.address, **STOCKFISH_OPTIONS})
+    actors = {actor: _children(actor) for actor in cluster.actors()}
+    assert len(actors) == 2 and all(actors.values())
+    os.kill(engine.transport.get_pid(), signal.SIGKILL)  # Ray ends the actors a dead driver owned
+    assert _wait_gone(list(actors) + [pid for pids in actors.values() for pid in pids], 30) == []
+
+
 def test_ray_without_an_address_starts_an_instance_here_and_shuts_it_down_on_quit(uci_engine,
                                                                                    engine_env_without_ray_address):
     temp_dir = tempfile.mkdtemp(prefix="mpcmc-ray-", dir="/tmp")  # short: Ray's socket paths live in it

@@ -52,7 +52,6 @@ class RayConnection:
         if ray.is_initialized():
             raise ClusterUnavailableError("this process is already connected to a Ray cluster")
         address = os.environ.get("RAY_ADDRESS") if setting == RAY else setting
-        self.started_here = not address
         arguments: dict = {"log_to_driver": False, "logging_level": logging.ERROR}
         started = time.monotonic()
         if address:
