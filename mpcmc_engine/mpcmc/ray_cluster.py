@@ -5,8 +5,10 @@ this machine; `HOST:PORT` joins the cluster whose head (its GCS) listens there. 
 TCP probe of the address, then `ray.init`, waited for that long (Ray itself retries an address that does not answer
 for minutes); a cluster that cannot be reached in time raises ClusterUnavailableError. `close` shuts down a Ray instance
 started here and only disconnects from a joined cluster (`ray.shutdown` does either). Output of the actors is not
-forwarded to this process (stdout speaks UCI), and Ray logs only errors, to stderr. Importing this module imports Ray
-(about half a second): only ray_pool imports it, and only player imports that, when MPCMC_Cluster selects Ray.
+forwarded to this process and Ray logs only errors, to stderr (stdout speaks UCI; the errors Ray reports from the
+cluster, such as a worker that died, it prints to sys.stdout, which a UCI session points at stderr). Importing this
+module imports Ray (about half a second): only ray_pool imports it, and only player imports that, when MPCMC_Cluster
+selects Ray.
 """
 
 import logging
