@@ -6,7 +6,7 @@ Usage: python bench/mpcmc_ray.py [--cluster ray|HOST:PORT] [--workers 1 2] [--po
 Both backends in the same run, with this engine's plain-mode sub-engines:
 1. one call (`play` with a fresh hash, as the nominal opponent is called) at 1 node (almost all overhead) and at
    `--nodes`, `--calls` times, in the positions of 2 in turn, on a local SubEngine and through Ray (the opponent of
-   a one-worker Ray pool): mean and median milliseconds;
+   a one-worker Ray pool): mean and median milliseconds, and the CPU time the engine's process spends per call;
 2. seconds per MPC-MC move (bench/mpcmc_parallel.py's: one-step, `--nodes` per call, the same positions) with each
    of `--workers` on each backend;
 3. a projection, not a measurement, of the wall time per move on N workers of a cluster: calls per move / N x the
@@ -35,17 +35,18 @@ from mpcmc_engine.mpcmc.subengine import SubEngine
 PROJECTED_WORKERS = (1, 2, 4, 8, 16, 32, 64)
 
 
-def call_milliseconds(engine, boards: list, nodes: int, calls: int) -> list:
-    """Wall milliseconds of each of `calls` calls of `play` at `nodes` nodes with a fresh hash, in `boards` in turn,
-    after one unmeasured."""
+def call_milliseconds(engine, boards: list, nodes: int, calls: int) -> tuple:
+    """(wall milliseconds of each, CPU milliseconds of this process per call) of `calls` calls of `play` at `nodes`
+    nodes with a fresh hash, in `boards` in turn, after one unmeasured."""
     limit = chess.engine.Limit(nodes=nodes)
     engine.play(boards[0], limit, fresh=True)
     times = []
+    cpu = time.process_time()
     for call in range(calls):
         start = time.perf_counter()
         engine.play(boards[call % len(boards)], limit, fresh=True)
         times.append((time.perf_counter() - start) * 1000)
-    return times
+    return times, (time.process_time() - cpu) * 1000 / calls
 
 
 def describe(times: list) -> str:
@@ -73,8 +74,9 @@ def main(argv=None) -> int:
         ray_pool.workers[0].opponent.start()
         for nodes in (1, args.nodes):
             for name, engine in (("local", local), ("Ray", ray_pool.workers[0].opponent)):
-                calls[name, nodes] = call_milliseconds(engine, boards, nodes, args.calls)
-                print(f"  {name:5} at {nodes:5} nodes: {describe(calls[name, nodes])}")
+                calls[name, nodes], cpu = call_milliseconds(engine, boards, nodes, args.calls)
+                print(f"  {name:5} at {nodes:5} nodes: {describe(calls[name, nodes])}; this process's CPU "
+                      f"{cpu:.2f} ms per call")
             extra = statistics.fmean(calls["Ray", nodes]) - statistics.fmean(calls["local", nodes])
             print(f"  Ray's overhead at {nodes} nodes: {extra:+.2f} ms per call (mean)")
     finally:
