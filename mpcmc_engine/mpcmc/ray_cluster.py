@@ -23,6 +23,7 @@ from mpcmc_engine.mpcmc.player import RAY, split_address
 
 JOIN_TIMEOUT_SECONDS = 5.0
 START_TIMEOUT_SECONDS = 60.0  # a Ray instance started here (its processes start on a possibly busy machine)
+GCS_RECONNECT_SECONDS = 10**8
 CLOSE_SECONDS = 30.0
 OBJECT_STORE_BYTES = 100 * 2**20  # of an instance started here: the calls' arguments and results are small
 
@@ -61,6 +62,9 @@ class RayConnection:
             _probe(address, seconds)
             seconds = max(0.5, seconds - (time.monotonic() - started))
             arguments["address"] = address
+            # Ray ends a driver that has lost the cluster's head (its GCS) for a minute; the engine plays on instead
+            # (the calls fail, the plain search moves), so it waits for the head as long as the game lasts
+            os.environ.setdefault("RAY_gcs_rpc_server_reconnect_timeout_s", str(GCS_RECONNECT_SECONDS))
         else:
             self.description, seconds = "a Ray instance started here", START_TIMEOUT_SECONDS
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # an engine does not report usage

@@ -30,6 +30,7 @@ RAY_CALL_GRACE_SECONDS = 1.0  # a remote call's watchdog allows this much more t
 ACTOR_START_SECONDS = START_TIMEOUT_SECONDS + 30.0  # Ray places and starts the actor, then its sub-engine starts
 ACTOR_RETRY_PAUSE_SECONDS = 0.5  # before a new actor replaces one that died as it started
 ACTOR_CLOSE_SECONDS = 5.0  # for an actor to quit its sub-engines before it is killed
+POOL_CLOSE_SECONDS = 15.0
 ACTOR_OPTIONS = {"num_cpus": 1, "max_concurrency": 2, "scheduling_strategy": "SPREAD"}  # 2: both roles start at once
 
 
@@ -151,10 +152,15 @@ class RemoteWorker:
         self.opponent = RemoteSubEngine(self, "opponent", opponent)
 
     def actor(self):
-        """The current actor, created (not waited for) when there is none."""
+        """The current actor, created (not waited for) when there is none; raise SubEngineError when Ray refuses
+        to create one (e.g. the connection to the cluster is lost)."""
         with self._lock:
             if self._actor is None:
-                self._actor = self._actor_class.remote(*self._specs)
+                try:
+                    self._actor = self._actor_class.remote(*self._specs)
+                except Exception as error:  # whatever Ray raises, this worker has no actor: a sub-engine failure
+                    raise SubEngineError(f"{self.evaluator.spec.display_name} and {self.opponent.spec.display_name}"
+                                         f": no Ray actor created: {error!r}") from None
             return self._actor
 
     def discard(self, actor) -> None:
@@ -199,6 +205,12 @@ class RayWorkerPool(WorkerPool):
         super().__init__(size, evaluator, opponent, lambda e, o: RemoteWorker(actor_class, e, o))
 
     def close(self) -> None:
-        """Quit every sub-engine, kill every actor, then disconnect (shutting down a Ray instance started here)."""
-        super().close()
-        self.connection.close()
+        """Quit every sub-engine, kill every actor, then disconnect (shutting down a Ray instance started here),
+        waiting POOL_CLOSE_SECONDS at most: with the cluster's head gone Ray's calls may block (what is left then
+        goes with this process)."""
+        def close_all():
+            super(RayWorkerPool, self).close()
+            self.connection.close()
+        closing = threading.Thread(target=close_all, name="ray-close", daemon=True)
+        closing.start()
+        closing.join(POOL_CLOSE_SECONDS)
