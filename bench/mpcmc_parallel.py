@@ -38,9 +38,10 @@ def positions(count: int) -> list:
     return [chess.Board(" ".join(line.split()[:4]) + " 0 1") for line in lines]
 
 
-def seconds_per_move(workers: int, boards: list, mode: str, nodes: int, rounds: int) -> float:
-    """Mean wall seconds of one MPC-MC decision with a warm pool of `workers`."""
-    pool = WorkerPool(workers, INTERNAL, INTERNAL)
+def seconds_per_move(workers: int, boards: list, mode: str, nodes: int, rounds: int, make_pool=WorkerPool) -> float:
+    """Mean wall seconds of one MPC-MC decision with a warm pool of `workers` (make_pool(workers, evaluator,
+    opponent): a local pool unless told)."""
+    pool = make_pool(workers, INTERNAL, INTERNAL)
     try:
         pool.start(with_opponents=mode != "half")
         limit = CallLimit(nodes=nodes)

@@ -4,12 +4,15 @@ Sub-engine command lines are `internal` (this engine started again with `--plain
 command line, split with shlex and run without a shell. Their UCI options are given as `Name=Value` pairs
 separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500`). MPCMC_EvaluatorHash is `fresh`
 (a new game, so a clean hash, before every evaluator call) or `keep` (the evaluator's hash carries over from call to
-call, move to move and game to game).
+call, move to move and game to game). MPCMC_Cluster is `local` (the workers' processes run here), `ray` or `HOST:PORT`
+(each worker is a Ray actor, ray_pool); Ray is imported only then, and a cluster that cannot be reached leaves the
+local pool playing (said through `notify`).
 """
 
+import importlib
 import os
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Callable, Optional
 
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
@@ -22,6 +25,9 @@ INTERNAL = "internal"
 # for 29 ms; with 0, for 48 ms and 2.4 times the nodes)
 INTERNAL_OPTIONS = {"Move Overhead": 0}
 DEFAULT_WORKERS = max(1, os.cpu_count() or 1)
+LOCAL, RAY = "local", "ray"
+# a call through Ray costs this much more than a local one (bench/mpcmc_ray.py, docs/RESULTS.md)
+RAY_CALL_OVERHEAD_SECONDS = 0.002
 
 
 def parse_option_pairs(text: Optional[str]) -> dict:
@@ -39,6 +45,32 @@ def engine_spec(command_text: Optional[str], options_text: Optional[str], role: 
     return EngineSpec(tuple(parse_engine_command(text)), role, options)
 
 
+def parse_cluster(text: Optional[str]) -> str:
+    """The MPCMC_Cluster value `local`, `ray` or `HOST:PORT`, normalized; raise ValueError when it is none of them, or
+    names Ray and Ray cannot be imported (`import ray` happens here, the first time Ray is named)."""
+    value = (text or LOCAL).strip()
+    if value.lower() in (LOCAL, RAY):
+        value = value.lower()
+    elif split_address(value) is None:
+        raise ValueError(f"MPCMC_Cluster must be local, ray or HOST:PORT, not {value!r}")
+    if value != LOCAL:
+        try:
+            importlib.import_module("ray")
+        except ImportError as error:
+            raise ValueError(f"MPCMC_Cluster {value} needs Ray, which cannot be imported ({error}): "
+                             'pip install "mpcmc-engine[cluster]"; the sub-engines stay local') from None
+    return value
+
+
+def split_address(text: str) -> Optional[tuple]:
+    """(host, port) of `HOST:PORT` (a port from 1 to 65535; an IPv6 host in brackets), or None when `text` is not
+    of that form."""
+    host, separator, port = text.strip().rpartition(":")
+    if not separator or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]"), int(port)
+
+
 @dataclass(frozen=True)
 class MpcmcConfig:
     """Everything the MPC-MC options say; `mode` is 'off' or one of MODES."""
@@ -46,6 +78,7 @@ class MpcmcConfig:
     evaluator: Optional[EngineSpec] = None
     opponent: Optional[EngineSpec] = None
     workers: int = DEFAULT_WORKERS
+    cluster: str = LOCAL  # parse_cluster's values
     rollout: RolloutSettings = RolloutSettings()
 
     @property
@@ -63,6 +96,7 @@ def config_from_options(values: dict) -> MpcmcConfig:
     evaluator_hash = values.get("MPCMC_EvaluatorHash", "fresh").lower()
     if evaluator_hash not in ("fresh", "keep"):
         raise ValueError(f"MPCMC_EvaluatorHash must be fresh or keep, not {evaluator_hash!r}")
+    cluster = parse_cluster(values.get("MPCMC_Cluster"))
     settings = RolloutSettings(
         mode=mode if mode in MODES else "one",
         fortify=bool(values.get("MPCMC_Fortify", False)),
@@ -70,34 +104,53 @@ def config_from_options(values: dict) -> MpcmcConfig:
         fresh_evaluator=evaluator_hash == "fresh",
         eval_limit=parse_call_limit(values.get("MPCMC_EvalLimit", "auto")),
         opponent_limit=parse_call_limit(values.get("MPCMC_OpponentLimit", "auto")),
+        call_overhead_seconds=RolloutSettings.call_overhead_seconds + (RAY_CALL_OVERHEAD_SECONDS if cluster != LOCAL
+                                                                        else 0.0),
     )
     return MpcmcConfig(
         mode=mode,
         evaluator=engine_spec(values.get("MPCMC_Evaluator"), values.get("MPCMC_EvaluatorOptions"), "evaluator"),
         opponent=engine_spec(values.get("MPCMC_Opponent"), values.get("MPCMC_OpponentOptions"), "opponent"),
         workers=int(values.get("MPCMC_Workers", DEFAULT_WORKERS)),
+        cluster=cluster,
         rollout=settings,
     )
 
 
 class MpcmcPlayer:
-    """Owns the worker pool for the current configuration and makes decisions with it."""
+    """Owns the worker pool for the current configuration and makes decisions with it; `notify(text)` is told, as
+    one line, when a Ray cluster cannot be reached and the local pool plays instead."""
 
-    def __init__(self):
+    def __init__(self, notify: Callable[[str], None] = lambda text: None):
         self.config = MpcmcConfig()
-        self._pool = None
+        self.notify = notify
+        self._pool: Optional[WorkerPool] = None
 
     def configure(self, config: MpcmcConfig) -> None:
-        """Adopt a configuration; the pool is rebuilt only when its engines or size change."""
-        if self._pool is not None and (config.evaluator, config.opponent, config.workers) != (
-                self.config.evaluator, self.config.opponent, self.config.workers):
+        """Adopt a configuration; the pool is rebuilt only when its engines, size or cluster change."""
+        if self._pool is not None and (config.evaluator, config.opponent, config.workers, config.cluster) != (
+                self.config.evaluator, self.config.opponent, self.config.workers, self.config.cluster):
             self.close()
         self.config = config
 
     def _ensure_pool(self) -> WorkerPool:
         if self._pool is None:
-            self._pool = WorkerPool(self.config.workers, self.config.evaluator, self.config.opponent)
+            self._pool = self._new_pool()
         return self._pool
+
+    def _new_pool(self) -> WorkerPool:
+        """The configured pool: Ray actors when MPCMC_Cluster names a cluster that can be reached, else local."""
+        config = self.config
+        assert config.evaluator is not None and config.opponent is not None  # config_from_options names both
+        if config.cluster != LOCAL:
+            from mpcmc_engine.mpcmc import ray_pool  # imports Ray: only when a cluster is named
+            from mpcmc_engine.mpcmc.ray_cluster import ClusterUnavailableError
+
+            try:
+                return ray_pool.RayWorkerPool(config.cluster, config.workers, config.evaluator, config.opponent)
+            except ClusterUnavailableError as error:
+                self.notify(f"mpcmc: {error}; the sub-engines run here (local pool)")
+        return WorkerPool(config.workers, config.evaluator, config.opponent)
 
     def fits(self, legal_moves: int, seconds: float) -> bool:
         """Whether the first level (every one of `legal_moves`: the first step is exact) can be scored in
@@ -119,7 +172,7 @@ class MpcmcPlayer:
         return Rollout(self._ensure_pool(), settings).decide(board, budget_seconds, deadline, stop_event, fallback)
 
     def close(self) -> None:
-        """Quit every sub-engine process."""
+        """Quit every sub-engine process (and Ray actor, disconnecting from the cluster)."""
         if self._pool is not None:
             self._pool.close()
             self._pool = None

@@ -2,17 +2,18 @@
 
 A UCI process runs one search at a time, so parallelism comes from workers: `run` spreads tasks over them and
 returns, at the deadline (plus a short grace for calls in flight) at the latest, what finished. A sub-engine call's
-time is cut to end before the deadline (subengine.within_deadline), so calls still in flight then end by themselves a
+time is cut to end before the deadline (supervision.within_deadline), so calls still in flight then end by themselves a
 moment later and their workers come free with their processes alive; a hung one is killed by its call's watchdog.
 Only a stop (`stop_event`) kills the processes of busy workers at once (a killed process is restarted, which takes
-seconds for this engine, on its next call).
+seconds for this engine, on its next call). Workers are local (`Worker`) unless the pool is given another
+`make_worker` (ray_pool: workers whose sub-engines live in Ray actors).
 """
 
 import concurrent.futures
 import queue
 import threading
 import time
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from mpcmc_engine.mpcmc.subengine import SubEngine
 from mpcmc_engine.uci_process import EngineSpec
@@ -21,11 +22,11 @@ LATE_CALL_GRACE_SECONDS = 0.025  # how long run() waits for calls still in fligh
 
 
 class Worker:
-    """One evaluator and one nominal opponent, used by one task at a time."""
+    """One evaluator and one nominal opponent, used by one task at a time; each call is tried `attempts` times."""
 
-    def __init__(self, evaluator: EngineSpec, opponent: EngineSpec):
-        self.evaluator = SubEngine(evaluator)
-        self.opponent = SubEngine(opponent)
+    def __init__(self, evaluator: EngineSpec, opponent: EngineSpec, attempts: int = 2):
+        self.evaluator = SubEngine(evaluator, attempts)
+        self.opponent = SubEngine(opponent, attempts)
 
     def abort(self) -> None:
         """Kill both processes; the current task's calls fail at once."""
@@ -44,11 +45,13 @@ class Worker:
 
 
 class WorkerPool:
-    """`size` workers and a thread each; `run(tasks, deadline)` maps task(worker) over them."""
+    """`size` workers (each made by make_worker(evaluator, opponent): an object with Worker's attributes and methods)
+    and a thread each; `run(tasks, deadline)` maps task(worker) over them."""
 
-    def __init__(self, size: int, evaluator: EngineSpec, opponent: EngineSpec):
+    def __init__(self, size: int, evaluator: EngineSpec, opponent: EngineSpec,
+                 make_worker: Callable[[EngineSpec, EngineSpec], Any] = Worker):
         self.size = max(1, size)
-        self.workers = [Worker(evaluator, opponent) for _ in range(self.size)]
+        self.workers = [make_worker(evaluator, opponent) for _ in range(self.size)]
         self._idle: queue.Queue = queue.Queue()
         for worker in self.workers:
             self._idle.put(worker)

@@ -1,28 +1,23 @@
 """One supervised UCI sub-engine process: started on first use, replaced after a crash, hang or garbage output.
 
-Every call runs under a watchdog: past its deadline the process is killed (the blocked call then fails at once),
-and the call is retried once on a fresh process while time remains. Processes are started (uci_process) with the
-parent-death signal set (Linux), so none outlives this engine even when it is killed.
+Every call keeps the rules of `supervision`: a watchdog kills the process past the call's budget (the blocked call
+then fails at once), and the call is retried once on a fresh process while time remains. Processes are started
+(uci_process) with the parent-death signal set (Linux), so none outlives this engine even when it is killed.
 """
 
-import dataclasses
 import logging
-import sys
 import threading
-import time
 import uuid
 from typing import Optional
 
 import chess
 import chess.engine
 
+from mpcmc_engine.mpcmc.supervision import SubEngineError, Supervised
 from mpcmc_engine.mpcmc.values import Value, value_of_score
 from mpcmc_engine.uci_process import START_ERRORS, EngineSpec, make_ready, spawn_engine
 
 START_TIMEOUT_SECONDS = 30.0
-CALL_GRACE_SECONDS = 2.0  # a timed call may overrun its limit by this much before it counts as a hang
-UNTIMED_CALL_SECONDS = 60.0  # watchdog for node- or depth-limited calls
-STOP_MARGIN_SECONDS = 0.010  # a call's time ends this long before the deadline, for the engine to answer
 
 
 class _KilledEngineNoise(logging.Filter):
@@ -37,21 +32,6 @@ class _KilledEngineNoise(logging.Filter):
 logging.getLogger("asyncio").addFilter(_KilledEngineNoise())
 
 
-class SubEngineError(RuntimeError):
-    """A sub-engine call failed twice (or once with no time left to retry)."""
-
-
-def within_deadline(limit: chess.engine.Limit, deadline: float) -> chess.engine.Limit:
-    """`limit` with its time cut to end STOP_MARGIN_SECONDS before `deadline` (time.monotonic(); 0: no deadline),
-    at least 1 ms."""
-    if not deadline:
-        return limit
-    left = max(0.001, deadline - time.monotonic() - STOP_MARGIN_SECONDS)
-    if limit.time is not None and limit.time <= left:
-        return limit
-    return dataclasses.replace(limit, time=left)
-
-
 def _game(fresh: bool):
     """python-chess's `game` argument of a call: a new game id when `fresh` (python-chess then sends `ucinewgame`
     first, which clears the engine's hash), else None (one game for every call of the process: `ucinewgame` is sent
@@ -59,15 +39,18 @@ def _game(fresh: bool):
     return uuid.uuid4() if fresh else None
 
 
-class SubEngine:
-    """A UCI process used for one role (evaluator or opponent); thread-safe for one caller at a time."""
+class SubEngine(Supervised):
+    """A UCI process used for one role (evaluator or opponent); thread-safe for one caller at a time. A call is tried
+    `attempts` times (Supervised), each on a fresh process after a failure."""
 
-    def __init__(self, spec: EngineSpec):
-        self.spec = spec
+    recoverable = (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError, SubEngineError,
+                   ValueError)
+
+    def __init__(self, spec: EngineSpec, attempts: int = 2):
+        super().__init__(spec, attempts)
         self._engine: Optional[chess.engine.SimpleEngine] = None
         self._lock = threading.Lock()  # guards _engine and _aborted
         self._start_lock = threading.Lock()  # one start at a time
-        self._aborted = False
         self._ready = False  # the current process has answered `isready`
         self.restarts = 0
 
@@ -148,33 +131,6 @@ class SubEngine:
             engine.close()
 
     # --- calls ---------------------------------------------------------------------------------------------------
-    def _call(self, action, limit: chess.engine.Limit, deadline: float):
-        """Run action(engine, limit) under a watchdog, retrying once on a fresh process; deadline is
-        time.monotonic() (0 for none). The limit's time is cut to end before the deadline, so that the engine
-        stops by itself and stays alive rather than being killed there."""
-        failure = None
-        for _ in range(2):
-            if (deadline and time.monotonic() >= deadline) or self._aborted:
-                break
-            engine = self._ensure_started()
-            call_limit = within_deadline(limit, deadline)
-            budget = (call_limit.time + CALL_GRACE_SECONDS) if call_limit.time is not None else UNTIMED_CALL_SECONDS
-            watchdog = threading.Timer(budget, self._discard, args=(engine,))
-            watchdog.daemon = True
-            watchdog.start()
-            try:
-                return action(engine, call_limit)
-            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
-                    SubEngineError, ValueError) as error:
-                failure = error
-                if not self._aborted:
-                    print(f"mpcmc-engine: {self.spec.display_name} failed ({error!r}); replacing it",
-                          file=sys.stderr)
-                self._discard(engine)
-            finally:
-                watchdog.cancel()
-        raise SubEngineError(f"{self.spec.display_name}: {failure or 'no time left'}")
-
     def play(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0,
              fresh: bool = False) -> chess.Move:
         """The engine's move in `board` (from `play`, as a strength-limited engine really plays); with `fresh` its

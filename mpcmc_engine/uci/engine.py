@@ -40,7 +40,7 @@ class Engine:
         self.game = GameState()
         self.searcher = Searcher(hash_mb=self.options["Hash"], threads=self.options["Threads"])
         self.tablebase = RootTablebase()
-        self.mpcmc = MpcmcPlayer()
+        self.mpcmc = MpcmcPlayer(notify=lambda text: listener.text(f"info string {text}"))
         self.evaluation: Optional[Weights | Network] = None  # None: the default evaluation (EvalFile <network>)
         self._job: Optional[Job] = None
 

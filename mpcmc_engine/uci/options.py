@@ -93,6 +93,7 @@ MPCMC_OPTIONS = (
     Option("MPCMC_EvaluatorOptions", "string", EMPTY, on_change="configure_mpcmc"),
     Option("MPCMC_OpponentOptions", "string", EMPTY, on_change="configure_mpcmc"),
     Option("MPCMC_Workers", "spin", max(1, os.cpu_count() or 1), 1, 64, on_change="configure_mpcmc"),
+    Option("MPCMC_Cluster", "string", "local", on_change="configure_mpcmc"),
     Option("MPCMC_Fortify", "check", False, on_change="configure_mpcmc"),
     Option("MPCMC_EvalLimit", "string", "auto", on_change="configure_mpcmc"),
     Option("MPCMC_OpponentLimit", "string", "auto", on_change="configure_mpcmc"),

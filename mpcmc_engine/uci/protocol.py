@@ -6,7 +6,8 @@ the process. Threads: the main thread reads stdin and answers `uci` and `quit` i
 order, to one command thread, which waits for the warm-up before its first command that needs the Engine (so
 `isready` is answered as soon as the engine is warm, and during searches at once). Searches, `go perft` and `bench`
 run on the Engine's search thread, so that `stop` and `quit` end them at once. All output goes through one writer (a
-lock, `\\n` endings, a flush per line); diagnostics go to stderr.
+lock, `\\n` endings, a flush per line); diagnostics go to stderr, and so does whatever a library prints
+(`sys.stdout` is stderr in a UCI session).
 """
 
 import os
@@ -184,6 +185,9 @@ def run_from_argv(argv: list) -> int:
     parser.add_argument("--plain", action="store_true", help="plain engine: no MPC-MC options (used for sub-engines)")
     arguments = parser.parse_args(argv)
     session = UciSession(Output(), plain=arguments.plain)
+    # stdout carries UCI lines only, written through Output (which holds its buffer): whatever a library prints goes
+    # to stderr (Ray prints the errors its cluster reports, e.g. a worker that died, to sys.stdout)
+    sys.stdout = sys.stderr
     session.start()
     stdin = sys.stdin.buffer
     while True:
