@@ -66,8 +66,9 @@ class EngineSpec:
         return self.name or describe_command(self.command)
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: ask Linux to SIGKILL it when the parent dies."""
+def end_with_parent() -> None:
+    """In a child process (before exec, or first thing in a worker): ask Linux to SIGKILL it when the parent dies, so
+    that none outlives a parent that was killed; nothing elsewhere."""
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -92,7 +93,7 @@ def spawn_engine(spec: EngineSpec, *, handshake_timeout_s: float = HANDSHAKE_TIM
     try:
         return chess.engine.SimpleEngine.popen_uci(list(spec.command), timeout=handshake_timeout_s,
                                                    setpgrp=own_process_group,
-                                                   preexec_fn=_die_with_parent if die_with_parent else None)
+                                                   preexec_fn=end_with_parent if die_with_parent else None)
     except asyncio.TimeoutError as error:
         raise TimeoutError(f"no uciok within {handshake_timeout_s:.3f} s") from error
 

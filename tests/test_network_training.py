@@ -4,6 +4,8 @@ learning, checkpoint and resume, generation of labelled positions, and the comma
 import random
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import chess
 import numpy as np
@@ -297,3 +299,45 @@ def test_train_command_trains_the_shipped_network_by_self_play(tmp_path, engine_
     assert load_network(out).provenance.startswith("mpcmc-engine train --method td-stem")
     refused = run_command(*words, "--resume", env=engine_env)
     assert refused.returncode == 2 and "another format, model or feature layout" in refused.stderr, refused.stderr
+
+
+
+def _process_state(pid: int):
+    """(parent pid, state letter) of process `pid`, or None when it no longer exists (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[1]), fields[0]
+
+
+def _live_children(pid: int) -> list:
+    """The pids of the live (not zombie) processes whose parent is `pid`."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        state = _process_state(int(entry.name))
+        if state is not None and state[0] == pid and state[1] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_env):
+    """A gen-positions run killed outright (SIGKILL: no cleanup) leaves none of its worker processes playing on."""
+    run = subprocess.Popen([sys.executable, "-m", "mpcmc_engine", "gen-positions", "--out", str(tmp_path / "data"),
+                            "--games", "400", "--games-per-chunk", "2", "--nodes", "200", "--workers", "2"],
+                           env=engine_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((tmp_path / "data").glob("chunk-*.npz")):   # the workers are past their initialiser
+            assert run.poll() is None and time.monotonic() < deadline, "no chunk was written"
+            time.sleep(0.2)
+        workers = _live_children(run.pid)
+        assert len(workers) >= 2, f"expected the 2 workers among the children, found {workers}"
+    finally:
+        run.kill()
+        run.wait()
+    deadline = time.monotonic() + 10
+    while running := [pid for pid in workers if (_process_state(pid) or (0, "Z"))[1] != "Z"]:
+        assert time.monotonic() < deadline, f"workers {running} still running after the command was killed"
+        time.sleep(0.2)
