@@ -5,6 +5,7 @@ Default: `python -m mpcmc_engine` with the repository on PYTHONPATH.
 PyInstaller executable).
 """
 
+import contextlib
 import os
 import queue
 import shlex
@@ -41,23 +42,36 @@ def engine_env() -> dict:
     return env
 
 
+@contextlib.contextmanager
+def engines_started(command: list, env: dict):
+    """Factory start(options=None, env=None): a new python-chess SimpleEngine on `command` (in `env`, or the given
+    one), `options` configured, warmed (readyok received); every engine it started is quit when the block ends."""
+    opened = []
+    default_env = env
+
+    def start(options=None, env=None):
+        engine = chess.engine.SimpleEngine.popen_uci(command, timeout=START_TIMEOUT_S, env=env or default_env)
+        opened.append(engine)
+        if options:
+            engine.configure(options)
+        engine.ping()
+        return engine
+
+    try:
+        yield start
+    finally:
+        for engine in opened:
+            try:
+                engine.quit()
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
+                pass
+
+
 @pytest.fixture(scope="session")
 def open_engine(engine_command, engine_env):
     """Factory: a new python-chess SimpleEngine on the engine under test, warmed (readyok received)."""
-    opened = []
-
-    def start():
-        engine = chess.engine.SimpleEngine.popen_uci(engine_command, timeout=START_TIMEOUT_S, env=engine_env)
-        engine.ping()
-        opened.append(engine)
-        return engine
-
-    yield start
-    for engine in opened:
-        try:
-            engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
-            pass
+    with engines_started(engine_command, engine_env) as start:
+        yield start
 
 
 @pytest.fixture(scope="module")

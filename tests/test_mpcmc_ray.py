@@ -19,8 +19,9 @@ import chess
 import chess.engine
 import pytest
 
-from tests.conftest import RawEngine
-from tests.test_mpcmc_uci import STOCKFISH, _alive, _children, _wait_gone
+from tests.conftest import RawEngine, engines_started
+from tests.processes import alive, command_line, live_children, live_pids, process_stat, wait_gone
+from tests.test_mpcmc_uci import STOCKFISH
 
 pytestmark = [pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                  reason='Ray is not installed (pip install ".[cluster]" or ".[test]")'),
@@ -41,28 +42,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def _stat(pid):
-    """(state, parent pid, process group) of `pid`, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return fields[0], int(fields[1]), int(fields[2])
-
-
-def _command_line(pid) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def _live_pids():
-    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit() and (_stat(entry) or "Z")[0] != "Z"]
 
 
 class Cluster:
@@ -94,14 +73,14 @@ class Cluster:
 
     def raylets(self) -> dict:
         """{raylet pid: process group} of the live nodes."""
-        return {pid: stat[2] for pid in _live_pids() if (stat := _stat(pid)) and stat[2] in self.groups
-                and "/raylet " in _command_line(pid)}
+        return {pid: stat[2] for pid in live_pids() if (stat := process_stat(pid)) and stat[2] in self.groups
+                and "/raylet " in command_line(pid)}
 
     def actors(self) -> dict:
         """{actor pid: raylet pid} of the engine's worker actors on this cluster."""
         raylets = self.raylets()
-        return {pid: stat[1] for pid in _live_pids() if (stat := _stat(pid)) and stat[1] in raylets
-                and _command_line(pid).startswith("ray::WorkerActor")}
+        return {pid: stat[1] for pid in live_pids() if (stat := process_stat(pid)) and stat[1] in raylets
+                and command_line(pid).startswith("ray::WorkerActor")}
 
     def kill_group(self, group: int) -> None:
         try:
@@ -138,23 +117,10 @@ def cluster(engine_env_without_ray_address):
 
 @pytest.fixture
 def uci_engine(engine_command, engine_env_without_ray_address):
-    """Factory: a python-chess engine on the engine under test with `options` set and its sub-engines started."""
-    opened = []
-
-    def start(options: dict, env=None):
-        engine = chess.engine.SimpleEngine.popen_uci(engine_command, timeout=120,
-                                                     env=env or engine_env_without_ray_address)
-        opened.append(engine)
-        engine.configure(options)
-        engine.ping()  # isready: joins the cluster and starts the actors and their sub-engines
-        return engine
-
-    yield start
-    for engine in opened:
-        try:
-            engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
-            pass
+    """Factory start(options, env=None): a python-chess engine on the engine under test with `options` set and its
+    sub-engines started (its `isready` joins the cluster and starts the actors and their sub-engines)."""
+    with engines_started(engine_command, engine_env_without_ray_address) as start:
+        yield start
 
 
 def _decide(engine, board, limit):
@@ -172,8 +138,8 @@ def test_the_ray_pool_chooses_exactly_as_the_local_pool_with_its_actors_on_both_
     through_ray = uci_engine({**options, "MPCMC_Cluster": cluster.address})
     actors = cluster.actors()
     assert len(actors) == 2 and len(set(actors.values())) == 2, "one actor on each node"
-    assert all(_children(actor) for actor in actors), "each actor runs its sub-engines"
-    assert not _children(through_ray.transport.get_pid()), "no sub-engine runs beside the engine"
+    assert all(live_children(actor) for actor in actors), "each actor runs its sub-engines"
+    assert not live_children(through_ray.transport.get_pid()), "no sub-engine runs beside the engine"
     for board in POSITIONS:
         expected = _decide(local, board, chess.engine.Limit(nodes=3000))
         assert _decide(through_ray, board, chess.engine.Limit(nodes=3000)) == expected, board.fen()
@@ -187,7 +153,7 @@ def _kill_an_actor_in_a_call(cluster, killed: list, after: float) -> threading.T
         time.sleep(after)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            busy = [pid for pid in cluster.actors() if _command_line(pid).startswith("ray::WorkerActor.call")]
+            busy = [pid for pid in cluster.actors() if command_line(pid).startswith("ray::WorkerActor.call")]
             if busy:
                 os.kill(busy[0], signal.SIGKILL)
                 killed.append(busy[0])
@@ -235,7 +201,7 @@ def test_an_unreachable_cluster_leaves_the_local_pool_playing(raw_engine):
     assert time.monotonic() - start < 10
     assert any(line.startswith(f"info string mpcmc: cannot reach the Ray cluster at {address}") and
                "local pool" in line for line in lines), lines
-    assert len(_children(engine.process.pid)) == 2, "the local pool's evaluator and opponent"
+    assert len(live_children(engine.process.pid)) == 2, "the local pool's evaluator and opponent"
     engine.send("position startpos", "go movetime 1000")
     assert chess.Move.from_uci(engine.read_until("bestmove", timeout=30)[-1].split()[1]) in chess.Board().legal_moves
 
@@ -243,25 +209,25 @@ def test_an_unreachable_cluster_leaves_the_local_pool_playing(raw_engine):
 def test_option_changes_and_quit_leave_no_actor_or_sub_engine_and_the_joined_cluster_running(cluster, uci_engine):
     engine = uci_engine({"MPCMC": "one", "MPCMC_Workers": 2, "MPCMC_Cluster": cluster.address, **STOCKFISH_OPTIONS})
     engine.play(chess.Board(), chess.engine.Limit(nodes=1000))
-    first = {actor: _children(actor) for actor in cluster.actors()}
+    first = {actor: live_children(actor) for actor in cluster.actors()}
     assert len(first) == 2 and all(first.values())
     engine.configure({"MPCMC_Workers": 1})  # rebuilds the pool
     engine.ping()
-    assert _wait_gone(list(first) + [pid for pids in first.values() for pid in pids]) == []
-    second = {actor: _children(actor) for actor in cluster.actors()}
+    assert wait_gone(list(first) + [pid for pids in first.values() for pid in pids]) == []
+    second = {actor: live_children(actor) for actor in cluster.actors()}
     assert len(second) == 1 and all(second.values())
     raylets = cluster.raylets()
     engine.quit()
-    assert _wait_gone(list(second) + [pid for pids in second.values() for pid in pids]) == []
-    assert all(_alive(raylet) for raylet in raylets), "a joined cluster is only disconnected from"
+    assert wait_gone(list(second) + [pid for pids in second.values() for pid in pids]) == []
+    assert all(alive(raylet) for raylet in raylets), "a joined cluster is only disconnected from"
 
 
 def test_an_engine_killed_leaves_no_actor_or_sub_engine_on_the_joined_cluster(cluster, uci_engine):
     engine = uci_engine({"MPCMC": "one", "MPCMC_Workers": 2, "MPCMC_Cluster": cluster.address, **STOCKFISH_OPTIONS})
-    actors = {actor: _children(actor) for actor in cluster.actors()}
+    actors = {actor: live_children(actor) for actor in cluster.actors()}
     assert len(actors) == 2 and all(actors.values())
     os.kill(engine.transport.get_pid(), signal.SIGKILL)  # Ray ends the actors a dead driver owned
-    assert _wait_gone(list(actors) + [pid for pids in actors.values() for pid in pids], 30) == []
+    assert wait_gone(list(actors) + [pid for pids in actors.values() for pid in pids], 30) == []
 
 
 def test_ray_without_an_address_starts_an_instance_here_and_shuts_it_down_on_quit(uci_engine,
@@ -279,17 +245,17 @@ def _starts_and_shuts_down(engine):
     board = POSITIONS[1]
     assert engine.play(board, chess.engine.Limit(nodes=1000)).move in board.legal_moves
     pid = engine.transport.get_pid()
-    started = [p for p in _live_pids() if (stat := _stat(p)) and stat[1] == pid]
-    names = " ".join(_command_line(p) for p in started)
+    started = live_children(pid)
+    names = " ".join(command_line(p) for p in started)
     assert "gcs_server" in names and "raylet" in names, names
-    descendants = [p for p in _live_pids() if _descends_from(p, pid)]
+    descendants = [p for p in live_pids() if _descends_from(p, pid)]
     engine.quit()
-    assert _wait_gone(descendants, 30) == [], [_command_line(p) for p in descendants if _alive(p)]
+    assert wait_gone(descendants, 30) == [], [command_line(p) for p in descendants if alive(p)]
 
 
 def _descends_from(pid, ancestor) -> bool:
     while pid > 1:
-        stat = _stat(pid)
+        stat = process_stat(pid)
         if stat is None:
             return False
         if stat[1] == ancestor:
@@ -313,7 +279,7 @@ def _refused_and_played_locally(engine):
                 "setoption name MPCMC_Cluster value ray", "isready")
     lines = engine.read_until("readyok")
     assert any(line.startswith("info string error: MPCMC_Cluster ray needs Ray") for line in lines), lines
-    assert len(_children(engine.process.pid)) == 2, "the local pool's evaluator and opponent"
+    assert len(live_children(engine.process.pid)) == 2, "the local pool's evaluator and opponent"
     engine.send("position startpos", "go movetime 1000")
     assert chess.Move.from_uci(engine.read_until("bestmove", timeout=30)[-1].split()[1]) in chess.Board().legal_moves
 

@@ -11,40 +11,12 @@ import chess
 import chess.engine
 import pytest
 
+from tests.processes import live_children, wait_gone
+
 STOCKFISH = "/usr/games/stockfish"
 FAKE = str(Path(__file__).with_name("fake_uci_engine.py"))
 SCHOLARS_MATE = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 needs_stockfish = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="Stockfish not installed at /usr/games")
-
-
-def _children(pid):
-    """Process ids whose parent is `pid` (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry))
-    return found
-
-
-def _alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def _wait_gone(pids, seconds=10.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):
-        time.sleep(0.05)
-    return [pid for pid in pids if _alive(pid)]
 
 
 def test_plain_mode_declares_no_mpcmc_options(engine_command, engine_env):
@@ -129,12 +101,12 @@ def test_internal_sub_engines_and_no_orphans_after_quit(open_engine):
                       "MPCMC_OpponentLimit": "depth 2"})
     engine.ping()  # isready starts the sub-engines: this engine itself with --plain
     pid = engine.transport.get_pid()
-    children = _children(pid)
+    children = live_children(pid)
     assert len(children) == 2
     result = engine.play(chess.Board(SCHOLARS_MATE), chess.engine.Limit(time=10.0))
     assert result.move == chess.Move.from_uci("h5f7")
     engine.quit()
-    assert _wait_gone(children) == []
+    assert wait_gone(children) == []
 
 
 def test_sub_engines_die_with_a_killed_parent(open_engine):
@@ -142,10 +114,10 @@ def test_sub_engines_die_with_a_killed_parent(open_engine):
     engine.configure({"MPCMC": "half", "MPCMC_Workers": 1})
     engine.ping()
     pid = engine.transport.get_pid()
-    children = _children(pid)
+    children = live_children(pid)
     assert children
     os.kill(pid, signal.SIGKILL)
-    assert _wait_gone(children) == []
+    assert wait_gone(children) == []
 
 
 def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engine):
@@ -195,7 +167,7 @@ def test_sub_engines_that_hang_or_die_mid_call_are_reported_and_moves_come_in_ti
         assert any(line.startswith("info string ") and report in line for line in lines), lines
     engine.send("quit")
     assert engine.process.wait(timeout=30) == 0
-    assert _wait_gone([int(pid) for pid in pids.read_text().split()]) == []
+    assert wait_gone([int(pid) for pid in pids.read_text().split()]) == []
 
 
 def test_mpcmc_on_a_short_clock_never_loses_on_time(open_engine):

@@ -5,7 +5,6 @@ import random
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import chess
 import numpy as np
@@ -28,6 +27,7 @@ from mpcmc_engine.training.position_generation import GenerationSettings, genera
 from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td import NETWORK, game_update
 from mpcmc_engine.training.trainer import train
+from tests.processes import live_children, wait_gone
 from tests.test_eval import random_boards
 from tests.test_training import pgn_settings
 
@@ -302,25 +302,6 @@ def test_train_command_trains_the_shipped_network_by_self_play(tmp_path, engine_
 
 
 
-def _process_state(pid: int):
-    """(parent pid, state letter) of process `pid`, or None when it no longer exists (Linux /proc)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return int(fields[1]), fields[0]
-
-
-def _live_children(pid: int) -> list:
-    """The pids of the live (not zombie) processes whose parent is `pid`."""
-    found = []
-    for entry in Path("/proc").glob("[0-9]*"):
-        state = _process_state(int(entry.name))
-        if state is not None and state[0] == pid and state[1] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_env):
     """A gen-positions run killed outright (SIGKILL: no cleanup) leaves none of its worker processes playing on."""
@@ -332,12 +313,10 @@ def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_e
         while not list((tmp_path / "data").glob("chunk-*.npz")):   # the workers are past their initialiser
             assert run.poll() is None and time.monotonic() < deadline, "no chunk was written"
             time.sleep(0.2)
-        workers = _live_children(run.pid)
+        workers = live_children(run.pid)
         assert len(workers) >= 2, f"expected the 2 workers among the children, found {workers}"
     finally:
         run.kill()
         run.wait()
-    deadline = time.monotonic() + 10
-    while running := [pid for pid in workers if (_process_state(pid) or (0, "Z"))[1] != "Z"]:
-        assert time.monotonic() < deadline, f"workers {running} still running after the command was killed"
-        time.sleep(0.2)
+    running = wait_gone(workers, 10)
+    assert running == [], f"workers {running} still running after the command was killed"
