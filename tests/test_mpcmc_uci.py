@@ -30,12 +30,14 @@ def test_plain_mode_declares_no_mpcmc_options(engine_command, engine_env):
 def test_mpcmc_options_are_declared_with_standard_types(engine):
     for name in ("MPCMC", "MPCMC_Evaluator", "MPCMC_Opponent", "MPCMC_Workers", "MPCMC_Fortify",
                  "MPCMC_EvalLimit", "MPCMC_OpponentLimit", "MPCMC_TwoStepKeep", "MPCMC_EvaluatorOptions",
-                 "MPCMC_OpponentOptions", "MPCMC_EvaluatorHash", "UCI_ShowMPCMC"):
+                 "MPCMC_OpponentOptions", "MPCMC_EvaluatorHash", "MPCMC_Candidates", "MPCMC_PlainShare",
+                 "MPCMC_MinCallMs", "UCI_ShowMPCMC"):
         assert name in engine.options
     assert engine.options["MPCMC"].default == "off"
     assert set(engine.options["MPCMC"].var) == {"off", "half", "one", "two"}
     assert engine.options["MPCMC_EvaluatorHash"].default == "fresh"
     assert set(engine.options["MPCMC_EvaluatorHash"].var) == {"fresh", "keep"}
+    assert engine.options["MPCMC_Candidates"].default == 0  # every legal move: the paper's exact first step
 
 
 @needs_stockfish
@@ -170,11 +172,13 @@ def test_sub_engines_that_hang_or_die_mid_call_are_reported_and_moves_come_in_ti
     assert wait_gone([int(pid) for pid in pids.read_text().split()]) == []
 
 
-def test_mpcmc_on_a_short_clock_never_loses_on_time(open_engine):
+@pytest.mark.parametrize("candidates", [0, 3])
+def test_mpcmc_on_a_short_clock_never_loses_on_time(open_engine, candidates):
     # 2 s for the whole game and no increment: the auto per-call limits and the hard deadline must keep every move
-    # inside the clock, even where the calls cannot all finish (the best move found so far is played)
+    # inside the clock, even where the calls cannot all finish (the best move found so far is played); with
+    # candidates, the plain search's share comes first
     engine = open_engine()
-    engine.configure({"MPCMC": "one", "MPCMC_Workers": 2})
+    engine.configure({"MPCMC": "one", "MPCMC_Workers": 2, "MPCMC_Candidates": candidates})
     engine.ping()
     board = chess.Board()
     clock = 2.0
@@ -194,8 +198,52 @@ def test_too_little_time_to_score_every_root_move_leaves_the_move_to_the_plain_s
     engine.configure({"MPCMC": "one", "MPCMC_Workers": 1, "UCI_ShowMPCMC": True})
     engine.ping()
     board = chess.Board()
-    for seconds, expected in ((0.1, "20 legal moves cannot all be scored"), (2.0, "mpcmc chose")):
+    for seconds, expected in ((0.1, "20 root moves cannot all be scored"), (2.0, "mpcmc chose")):
         with engine.analysis(board, chess.engine.Limit(time=seconds)) as analysis:
+            strings = [info["string"] for info in analysis if "string" in info]
+            assert analysis.wait().move in board.legal_moves
+        assert any(expected in line for line in strings), strings
+    engine.quit()
+
+
+def _deepest_lines(infos) -> list:
+    """The first moves of the MultiPV lines of the deepest completed iteration, best first."""
+    exact = [info for info in infos if "pv" in info and "lowerbound" not in info and "upperbound" not in info]
+    depth = max(info["depth"] for info in exact)
+    return [info["pv"][0] for info in sorted((i for i in exact if i["depth"] == depth), key=lambda i: i["multipv"])]
+
+
+def test_candidates_are_the_plain_searchs_best_moves_and_only_they_are_scored(open_engine, engine_command,
+                                                                               engine_env):
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Workers": 1, "MPCMC_Candidates": 3, "UCI_ShowMPCMC": True,
+                      "MPCMC_EvalLimit": "300 nodes", "MPCMC_OpponentLimit": "300 nodes"})
+    with engine.analysis(board, chess.engine.Limit(nodes=3000)) as analysis:
+        strings = [info["string"] for info in analysis if "string" in info]
+        chosen = analysis.wait().move
+    scored = [chess.Move.from_uci(line.split()[2]) for line in strings if line.startswith("mpcmc move ")]
+    assert any(f"3/3 moves scored, the plain search's best 3 of {board.legal_moves.count()}" in line
+               for line in strings), strings
+    plain = chess.engine.SimpleEngine.popen_uci(engine_command + ["--plain"], timeout=120, env=engine_env)
+    try:
+        with plain.analysis(board, chess.engine.Limit(nodes=3000), multipv=3) as analysis:
+            best_three = _deepest_lines(list(analysis))
+    finally:
+        plain.quit()
+    assert len(best_three) == 3 and sorted(scored, key=str) == sorted(best_three, key=str)
+    assert chosen in scored
+    engine.quit()
+
+
+def test_a_move_that_cannot_give_each_call_its_least_time_is_left_to_the_plain_search(open_engine):
+    # 2 candidates are 4 calls on 1 worker: 4 x 400 ms do not fit in half of a 1 s move, 4 x 20 ms do
+    engine = open_engine()
+    engine.configure({"MPCMC": "one", "MPCMC_Workers": 1, "MPCMC_Candidates": 2, "UCI_ShowMPCMC": True})
+    board = chess.Board()
+    for least_ms, expected in ((400, "2 root moves cannot all be scored"), (20, "mpcmc chose")):
+        engine.configure({"MPCMC_MinCallMs": least_ms})
+        with engine.analysis(board, chess.engine.Limit(time=1.0)) as analysis:
             strings = [info["string"] for info in analysis if "string" in info]
             assert analysis.wait().move in board.legal_moves
         assert any(expected in line for line in strings), strings

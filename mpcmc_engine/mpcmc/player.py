@@ -6,7 +6,10 @@ separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500
 (a new game, so a clean hash, before every evaluator call) or `keep` (the evaluator's hash carries over from call to
 call, move to move and game to game). MPCMC_Cluster is `local` (the workers' processes run here), `ray` or `HOST:PORT`
 (each worker is a Ray actor, ray_pool); Ray is imported only then, and a cluster that cannot be reached leaves the
-local pool playing (said through `notify`).
+local pool playing (said through `notify`). MPCMC_Candidates 0 scores every legal move (the paper's exact first step);
+k > 0 gives MPCMC_PlainShare percent of the move's time to a plain MultiPV search and scores only its best k moves
+(uci.mpcmc_job). MPCMC_MinCallMs is the shortest `auto` call worth making: a move that cannot give every first-step
+call that long is played by the plain search.
 """
 
 import importlib
@@ -80,6 +83,8 @@ class MpcmcConfig:
     workers: int = DEFAULT_WORKERS
     cluster: str = LOCAL  # parse_cluster's values
     rollout: RolloutSettings = RolloutSettings()
+    candidates: int = 0  # 0: every legal move; k: the plain search's best k
+    plain_share: float = 0.5  # with candidates: the share of the move's time the plain search takes
 
     @property
     def enabled(self) -> bool:
@@ -106,6 +111,7 @@ def config_from_options(values: dict) -> MpcmcConfig:
         opponent_limit=parse_call_limit(values.get("MPCMC_OpponentLimit", "auto")),
         call_overhead_seconds=RolloutSettings.call_overhead_seconds + (RAY_CALL_OVERHEAD_SECONDS if cluster != LOCAL
                                                                         else 0.0),
+        min_call_seconds=int(values.get("MPCMC_MinCallMs", 0)) / 1000,
     )
     return MpcmcConfig(
         mode=mode,
@@ -114,6 +120,8 @@ def config_from_options(values: dict) -> MpcmcConfig:
         workers=int(values.get("MPCMC_Workers", DEFAULT_WORKERS)),
         cluster=cluster,
         rollout=settings,
+        candidates=int(values.get("MPCMC_Candidates", 0)),
+        plain_share=int(values.get("MPCMC_PlainShare", 50)) / 100,
     )
 
 
@@ -152,24 +160,36 @@ class MpcmcPlayer:
                 self.notify(f"mpcmc: {error}; the sub-engines run here (local pool)")
         return WorkerPool(config.workers, config.evaluator, config.opponent)
 
-    def fits(self, legal_moves: int, seconds: float) -> bool:
-        """Whether the first level (every one of `legal_moves`: the first step is exact) can be scored in
-        `seconds` on the configured workers."""
-        return self.config.rollout.first_step_seconds(legal_moves, self.config.workers) <= seconds
+    def root_moves(self, legal_moves: int) -> int:
+        """How many root moves the first step scores in a position with `legal_moves` (all, or the candidates)."""
+        candidates = self.config.candidates
+        return min(candidates, legal_moves) if candidates else legal_moves
+
+    def narrows(self, legal_moves: int) -> bool:
+        """Whether a plain search picks the candidates first (MPCMC_Candidates is fewer than the legal moves)."""
+        return self.root_moves(legal_moves) < legal_moves
+
+    def fits(self, root_moves: int, seconds: float) -> bool:
+        """Whether the first level over `root_moves` root moves can be scored in `seconds` on the configured
+        workers, every `auto` call getting at least MPCMC_MinCallMs."""
+        return self.config.rollout.first_step_seconds(root_moves, self.config.workers) <= seconds
 
     def warm_up(self) -> None:
         """Start the sub-engine processes now (so that the first move does not pay for it)."""
         self._ensure_pool().start(with_opponents=self.config.mode != "half")
 
-    def decide(self, board, budget_seconds, deadline, stop_event=None, fallback=None, call_limit=None):
-        """Decision for `board` under the current configuration (see Rollout.decide); `call_limit` replaces the
-        `auto` per-call limits (e.g. `go nodes N` gives every sub-engine call N nodes)."""
+    def decide(self, board, budget_seconds, deadline, stop_event=None, fallback=None, call_limit=None,
+               candidates=None):
+        """Decision for `board` under the current configuration (see Rollout.decide; `candidates` restricts the
+        first step); `call_limit` replaces the `auto` per-call limits (e.g. `go nodes N` gives every sub-engine call
+        N nodes)."""
         settings = self.config.rollout
         if call_limit is not None:
             settings = replace(
                 settings, eval_limit=call_limit if settings.eval_limit.is_auto else settings.eval_limit,
                 opponent_limit=call_limit if settings.opponent_limit.is_auto else settings.opponent_limit)
-        return Rollout(self._ensure_pool(), settings).decide(board, budget_seconds, deadline, stop_event, fallback)
+        return Rollout(self._ensure_pool(), settings).decide(board, budget_seconds, deadline, stop_event, fallback,
+                                                             candidates)
 
     def close(self) -> None:
         """Quit every sub-engine process (and Ray actor, disconnecting from the cluster)."""

@@ -31,12 +31,12 @@ def mpcmc_budget(go, budget, start_ns: int) -> tuple:
     return DEFAULT_BUDGET_SECONDS, time.monotonic() + 2 * DEFAULT_BUDGET_SECONDS, None
 
 
-def describe_shortfall(decision, board) -> list:
+def describe_shortfall(decision) -> list:
     """Lines for `info string` (none when every root move was scored): how many root moves were scored in time,
     and how many sub-engine tasks failed, with the first distinct reasons."""
     lines = []
     if not decision.complete:
-        lines.append(f"mpcmc: {len(decision.results)}/{board.legal_moves.count()} root moves scored in time")
+        lines.append(f"mpcmc: {len(decision.results)}/{decision.considered} root moves scored in time")
     if decision.failures:
         reasons = list(dict.fromkeys(failure.split(": ", 1)[-1] for failure in decision.failures))
         lines.append(f"mpcmc: {len(decision.failures)} sub-engine tasks failed: {'; '.join(reasons[:3])}"
@@ -55,6 +55,8 @@ def describe_decision(decision, board) -> list:
         lines.append(f"mpcmc move {result.move.uci()} reply {reply} value {100 * result.value.probability:.1f}% "
                      f"({kind} {value}){notes}")
     how = "fortified: the evaluator's own move" if decision.fortified else "best value"
-    scored = f"{len(decision.results)}/{board.legal_moves.count()} moves scored"
+    scored = f"{len(decision.results)}/{decision.considered} moves scored"
+    if decision.considered < board.legal_moves.count():
+        scored += f", the plain search's best {decision.considered} of {board.legal_moves.count()}"
     lines.append(f"mpcmc chose {decision.move.uci()} ({how}; {scored})")
     return lines

@@ -48,7 +48,8 @@ class Decision:
     reply: Optional[chess.Move] = None
     results: list = field(default_factory=list)
     fortified: bool = False
-    complete: bool = True  # False when the budget ran out before every root move was scored
+    complete: bool = True  # False when the budget ran out before every root move considered was scored
+    considered: int = 0  # root moves the first step set out to score (every legal move, or the candidates given)
     failures: list = field(default_factory=list)  # `move: reason` of each sub-engine task that failed
 
 
@@ -63,17 +64,20 @@ class RolloutSettings:
     eval_limit: CallLimit = CallLimit()
     opponent_limit: CallLimit = CallLimit()
     call_overhead_seconds: float = 0.003  # a call's round trip at 1 node, docs/results/parallel.txt
+    min_call_seconds: float = 0.0  # the shortest useful `auto` call (a first step that cannot give it does not fit)
 
     def first_step_calls(self, legal_moves: int) -> int:
         """Sub-engine calls of the first level: one (half-step) or two per legal move, plus the fortification's
         analysis of the root."""
         return legal_moves * (1 if self.mode == "half" else 2) + self.fortify
 
-    def first_step_seconds(self, legal_moves: int, workers: int) -> float:
-        """The least wall time in which the first level can be scored on `workers` (fixed-time calls at their
-        length, every other call at the shortest a call may be)."""
-        call_ms = max(limit.milliseconds or 0 for limit in (self.eval_limit, self.opponent_limit))
-        return least_seconds(self.first_step_calls(legal_moves), workers, call_ms / 1000, self.call_overhead_seconds)
+    def first_step_seconds(self, root_moves: int, workers: int) -> float:
+        """The least wall time in which the first level over `root_moves` can be scored on `workers` (fixed-time
+        calls at their length, `auto` calls at min_call_seconds, any other call at the shortest a call may be)."""
+        shortest = [limit.milliseconds / 1000 if limit.milliseconds is not None
+                    else self.min_call_seconds if limit.is_auto else 0.0
+                    for limit in (self.eval_limit, self.opponent_limit)]
+        return least_seconds(self.first_step_calls(root_moves), workers, max(shortest), self.call_overhead_seconds)
 
 
 def _exact_value(board: chess.Board, us: chess.Color, plies: int):
@@ -142,14 +146,15 @@ class Rollout:
 
     # --- the decision ------------------------------------------------------------------------------------------
     def decide(self, board: chess.Board, budget_seconds: float, deadline: float,
-               stop_event: Optional[threading.Event] = None, fallback=None) -> Decision:
+               stop_event: Optional[threading.Event] = None, fallback=None, candidates=None) -> Decision:
         """Choose a move in `board` (which must have one) within `deadline` (time.monotonic()).
 
         `budget_seconds` is the time to plan for; `fallback()` gives a move when nothing finished in time (else the
-        first legal move is played).
+        first legal move is played). `candidates` (legal moves of `board`) restricts the first step to them; by
+        default it considers every legal move, the paper's exact first step.
         """
         settings = self.settings
-        moves = list(board.legal_moves)
+        moves = list(candidates) if candidates else list(board.legal_moves)
         first_budget = budget_seconds
         if settings.mode == "two":
             first_budget = budget_seconds / (1 + max(1, math.ceil(settings.two_step_keep * len(moves))))
@@ -162,7 +167,7 @@ class Rollout:
             results = self._second_level(board, results, budget_seconds - first_budget, deadline, stop_event,
                                          failures)
         decision = self._best(results, board, fallback, root_analysis)
-        decision.complete = len(first) == len(moves)
+        decision.complete, decision.considered = len(first) == len(moves), len(moves)
         decision.failures = failures
         if root_analysis is not None and root_analysis[0] is not None and root_analysis[1] > decision.value:
             decision.move, decision.value = root_analysis

@@ -99,6 +99,9 @@ MPCMC_OPTIONS = (
     Option("MPCMC_OpponentLimit", "string", "auto", on_change="configure_mpcmc"),
     Option("MPCMC_TwoStepKeep", "spin", 25, 1, 100, on_change="configure_mpcmc"),
     Option("MPCMC_EvaluatorHash", "combo", "fresh", choices=("fresh", "keep"), on_change="configure_mpcmc"),
+    Option("MPCMC_Candidates", "spin", 0, 0, 64, on_change="configure_mpcmc"),
+    Option("MPCMC_PlainShare", "spin", 50, 5, 95, on_change="configure_mpcmc"),
+    Option("MPCMC_MinCallMs", "spin", 0, 0, 10000, on_change="configure_mpcmc"),
     Option("UCI_ShowMPCMC", "check", False),
 )
 
