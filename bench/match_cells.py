@@ -2,15 +2,18 @@
 per-move limits; this module plays cells (resumably) and tabulates them. The experiment scripts
 (mpcmc_experiments.py, mcts_experiments.py) define their cells and run `main`.
 
-Every cell writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the command
-and the summary: W-D-L, Elo with its 95% interval, LOS, pentanomial counts).
+Every cell writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the command,
+the commit and shipped evaluation it was played with, and the summary: W-D-L, Elo with its 95% interval, LOS,
+pentanomial counts).
 """
 
 import argparse
 import contextlib
+import hashlib
 import io
 import os
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +74,19 @@ def match_arguments(experiment: Experiment, name, games, concurrency, out_dir: P
     return arguments
 
 
+def provenance(repository: Path) -> str:
+    """One line naming what a cell is played with: the checkout's commit (`+ uncommitted changes` when its tracked
+    files differ from it) and the sha256 of the shipped network, the default EvalFile."""
+    def git(*arguments):
+        return subprocess.run(["git", "-C", str(repository), *arguments], capture_output=True, text=True).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    changed = " + uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else ""
+    network = repository / "mpcmc_engine" / "eval" / "weights" / "network.json"
+    digest = hashlib.sha256(network.read_bytes()).hexdigest()[:16]
+    return f"# played at commit {commit}{changed}; shipped network (EvalFile default) sha256 {digest}"
+
+
 def run_cell(experiment: Experiment, name, games, concurrency, out_dir: Path) -> int:
     """Play (or resume) one cell; write its PGN and summary (the command, with paths inside the repository relative
     to it); return the match command's exit status."""
@@ -83,7 +99,8 @@ def run_cell(experiment: Experiment, name, games, concurrency, out_dir: Path) ->
     summary = captured.getvalue()
     inside = str(experiment.repository) + os.sep
     shown = [argument.replace(inside, "") for argument in arguments]
-    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(shown)}\n{summary}")
+    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(shown)}\n{provenance(experiment.repository)}\n"
+                                         f"{summary}")
     print(f"== {name}\n{summary}")
     return status
 
