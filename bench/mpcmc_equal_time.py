@@ -10,8 +10,7 @@ evaluator and nominal opponent, `auto` per-call limits) against the plain engine
 evaluation, from the paired openings of mpcmc_engine/data/openings/8moves_v3.pgn.gz under a clock, adjudicated
 when both engines' scores agree; see bench/match_cells.py for the files it writes. Play cells with
 `--concurrency 1`: the MPC-MC engine's workers take both cores of a 2-core machine while it thinks.
-The control cell measures what a second core gives the plain search (Threads=2 against Threads=1), the other way of
-spending it. The `workersN` cells emulate a cluster of N workers on this machine's two: the base engine gets
+The `workersN` cells emulate a cluster of N workers on this machine's two: the base engine gets
 BASE_MOVETIME a move and MPC-MC N/2 times as long, the time its calls would take on N workers (the calls are
 independent, and two workers scale at 96-98 % with calls of tens of milliseconds, docs/RESULTS.md).
 """
@@ -34,10 +33,12 @@ ADJUDICATION = ["--resign-score", "800", "--resign-moves", "4", "--draw-score", 
                 "--draw-after", "40"]
 
 
-def _mpcmc_cell(clock: str, candidates: int, description: str) -> Cell:
+def _mpcmc_cell(clock: str, candidates: int, description: str, extra_options=()) -> Cell:
     """One-step MPC-MC on WORKERS workers against the plain engine at `clock`; `candidates` is MPCMC_Candidates (0:
-    every legal move; k: a plain search's best k, the plain search taking half the move's time)."""
-    options = ["MPCMC=one", f"MPCMC_Workers={WORKERS}", f"MPCMC_Candidates={candidates}", "MPCMC_PlainShare=50"]
+    every legal move; k: a plain search's best k, the plain search taking half the move's time); `extra_options`
+    more MPC-MC options."""
+    options = ["MPCMC=one", f"MPCMC_Workers={WORKERS}", f"MPCMC_Candidates={candidates}", "MPCMC_PlainShare=50",
+               *extra_options]
     return Cell(options, PLAIN, [], ["--tc", clock] + ADJUDICATION, description, first_command=SELF,
                 first_name=f"mpcmc-k{candidates}" if candidates else "mpcmc-all")
 
@@ -56,13 +57,13 @@ CELLS = {
     "all-10+0.1": _mpcmc_cell("10+0.1", 0, "one-step over every legal move, 2 workers, against plain, 10+0.1"),
     "k3-10+0.1": _mpcmc_cell("10+0.1", 3, "one-step over the plain search's best 3, 2 workers, against plain, "
                                           "10+0.1"),
+    "k3-keep-10+0.1": _mpcmc_cell("10+0.1", 3, "the plain search's best 3, the evaluator keeping its hash, calls of "
+                                               "40 ms or the plain move, 2 workers, against plain, 10+0.1",
+                                  ("MPCMC_EvaluatorHash=keep", "MPCMC_MinCallMs=40")),
     "k3-60+0.6": _mpcmc_cell("60+0.6", 3, "one-step over the plain search's best 3, 2 workers, against plain, "
                                           "60+0.6"),
     "workers8-0.1s": _emulated_cell(8),
     "workers32-0.1s": _emulated_cell(32),
-    "threads2-10+0.1": Cell(["Threads=2"], PLAIN, [], ["--tc", "10+0.1"] + ADJUDICATION,
-                            "control: plain Threads=2 against plain Threads=1, 10+0.1", first_command=PLAIN,
-                            first_name="plain-threads2"),
 }
 
 EXPERIMENT = Experiment(CELLS, __doc__.splitlines()[0], BALANCED_OPENINGS, REPOSITORY, "docs/results/equal-time",
