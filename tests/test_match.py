@@ -12,6 +12,7 @@ import pytest
 
 from mpcmc_engine.cli import main
 from mpcmc_engine.data import BALANCED_OPENINGS
+from mpcmc_engine.match.game import ended_by_rules
 from mpcmc_engine.match.stats import SPRT_MIN_PAIRS
 
 STOCKFISH = "/usr/games/stockfish"
@@ -69,11 +70,44 @@ def test_stockfish_match_pgn_and_resume(tmp_path, openings, capsys):
         assert headers["Event"] and headers["TimeControl"] == "-"
         final = game.end().board()
         if headers["Termination"] == "normal":
-            assert final.outcome(claim_draw=True).result() == headers["Result"]
+            assert ended_by_rules(final).result() == headers["Result"]
         else:
             assert headers["Termination"] == "adjudication"
     wins, draws, losses = out.rsplit("W-D-L ", 1)[1].split()[0].split("-")
     assert int(wins) + int(draws) + int(losses) == 4
+
+
+# Black to move one knight move away from the start position's third occurrence: claimable, not yet a draw
+NEAR_THREEFOLD = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]
+
+
+def test_only_a_repetition_on_the_board_ends_the_game():
+    board = chess.Board()
+    for move in NEAR_THREEFOLD:
+        board.push_uci(move)
+    assert board.outcome(claim_draw=True) is not None  # python-chess would let Black claim with Ng8
+    assert ended_by_rules(board) is None
+    board.push_uci("f6g8")
+    assert ended_by_rules(board).termination == chess.Termination.THREEFOLD_REPETITION
+    quiet = chess.Board("8/8/4k3/8/8/4K3/8/R7 w - - 99 80")
+    assert quiet.outcome(claim_draw=True) is not None and ended_by_rules(quiet) is None  # move 100 not yet played
+    quiet.push_uci("a1a2")
+    assert ended_by_rules(quiet).termination == chess.Termination.FIFTY_MOVES
+
+
+def test_a_side_that_could_reach_a_repetition_still_moves(tmp_path):
+    # from an opening that stands one move from a threefold, the side to move plays (the runner used to end such a
+    # game at once as a draw, before any engine moved)
+    book = tmp_path / "near-threefold.pgn"
+    moves = chess.Board().variation_san([chess.Move.from_uci(m) for m in NEAR_THREEFOLD])
+    book.write_text(f'[Event "near threefold"]\n\n{moves} *\n')
+    pgn = tmp_path / "games.pgn"
+    assert match(pgn, "--engine", STOCKFISH, "--name", "sf2", "--nodes", "400", "--openings", str(book)) == 0
+    for game in read_games(pgn):
+        played = list(game.mainline_moves())[len(NEAR_THREEFOLD):]
+        assert played, game.headers
+        final = game.end().board()
+        assert game.headers["Termination"] == "adjudication" or ended_by_rules(final).result() == game.headers["Result"]
 
 
 def test_resume_refuses_another_match(tmp_path, openings, capsys):

@@ -1,8 +1,8 @@
 """One game between two UCI engines: the rules, the clock, score adjudication, and engine failures as losses.
 
-The game ends by the rules (python-chess `board.outcome(claim_draw=True)`: checkmate, stalemate, insufficient
-material, threefold repetition and the fifty-move rule claimed as soon as they may be), by optional adjudication on
-both engines' reported scores, or by a failure of the engine to move:
+The game ends by the rules (`ended_by_rules`: checkmate, stalemate, insufficient material, a position on the board
+for the third time, fifty moves without a capture or pawn move), by optional adjudication on both engines' reported
+scores, or by a failure of the engine to move:
 - time forfeit: with a clock, it took longer than its remaining time plus `time_margin_s` (measured by the runner
   around the whole request, so it includes the protocol round trip); a draw instead when the opponent has no
   mating material;
@@ -22,6 +22,19 @@ from mpcmc_engine.uci_process import play_within
 from mpcmc_engine.match.openings import Opening
 
 MATE_CP = 100_000  # centipawn value of a mate score in adjudication
+
+
+def ended_by_rules(board: chess.Board) -> Optional[chess.Outcome]:
+    """How the game on `board` has ended by the rules as cutechess and fastchess apply them, or None: checkmate,
+    stalemate, insufficient material, the current position standing for the third time, fifty moves without capture
+    or pawn move. A repetition that the side to move could only reach with its next move is no draw (python-chess's
+    `claim_draw` counts it): that side may well prefer another move."""
+    outcome = board.outcome()
+    if outcome is None and board.is_repetition(3):
+        outcome = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
+    elif outcome is None and board.is_fifty_moves():
+        outcome = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+    return outcome
 
 
 @dataclass(frozen=True)
@@ -137,7 +150,7 @@ def play_game(engines: dict, names: dict, opening: Opening, settings: GameSettin
         return FinishedGame(opening, board, comments, result, termination, reason, color)
 
     while True:
-        outcome = board.outcome(claim_draw=True)
+        outcome = ended_by_rules(board)
         if outcome is not None:
             reason = outcome.termination.name.lower().replace("_", " ")
             return FinishedGame(opening, board, comments, outcome.result(), "normal", reason)
