@@ -111,12 +111,16 @@ def _timed_cell(milliseconds: int, fresh_hash: bool, cap_seconds: int) -> Cell:
                   "evaluator keeping its hash", cap_seconds, fresh_hash)
 
 
+TABLE_VARIANTS = ("one-det", "one-sto", "one-fort-det", "one-fort-sto", "half-det", "two-det")
+
+
 def _table_cells(nodes: int, label: str, sub_engine: str = INTERNAL, prefix: str = "",
-                 evaluator_hash: str = "keep") -> dict:
-    """Tables 1 to 4 at `nodes` nodes a sub-engine call and a move: one-step plain and fortified, deterministic and
-    stochastic (the hash-keeping variant); half-step; two-step (the best 10% of the root moves by their one-step
-    values expanded). `sub_engine` is the evaluator, nominal opponent and true opponent: INTERNAL or STOCKFISH;
-    `evaluator_hash` is MPCMC_EvaluatorHash. Cell names are `prefix` + variant + `label`."""
+                 evaluator_hash: str = "keep", variants: tuple = TABLE_VARIANTS) -> dict:
+    """Tables 1 to 4 at `nodes` nodes a sub-engine call and a move, the `variants` of: one-step plain and fortified,
+    deterministic and stochastic (the hash-keeping variant); half-step; two-step (the best 10% of the root moves by
+    their one-step values expanded). `sub_engine` is the evaluator, nominal opponent and true opponent (INTERNAL or
+    an external engine's command); `evaluator_hash` is MPCMC_EvaluatorHash. Cell names are `prefix` + variant + `-` +
+    `label`."""
     base_command, base_options, adjudication = _base(sub_engine)
     engine = f"{ENGINE_NAMES[sub_engine]} {nodes} nodes"
 
@@ -128,14 +132,15 @@ def _table_cells(nodes: int, label: str, sub_engine: str = INTERNAL, prefix: str
     def mpcmc(mode, fortify=False):
         return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine, evaluator_hash=evaluator_hash)
 
-    return {
-        f"{prefix}one-det-{label}": cell(mpcmc("one"), True, "one-step"),
-        f"{prefix}one-sto-{label}": cell(mpcmc("one"), False, "one-step"),
-        f"{prefix}one-fort-det-{label}": cell(mpcmc("one", fortify=True), True, "one-step fortified"),
-        f"{prefix}one-fort-sto-{label}": cell(mpcmc("one", fortify=True), False, "one-step fortified"),
-        f"{prefix}half-det-{label}": cell(mpcmc("half"), True, "half-step"),
-        f"{prefix}two-det-{label}": cell(mpcmc("two") + ["MPCMC_TwoStepKeep=10"], True, "two-step (best 10% expanded)"),
+    cells = {
+        "one-det": cell(mpcmc("one"), True, "one-step"),
+        "one-sto": cell(mpcmc("one"), False, "one-step"),
+        "one-fort-det": cell(mpcmc("one", fortify=True), True, "one-step fortified"),
+        "one-fort-sto": cell(mpcmc("one", fortify=True), False, "one-step fortified"),
+        "half-det": cell(mpcmc("half"), True, "half-step"),
+        "two-det": cell(mpcmc("two") + ["MPCMC_TwoStepKeep=10"], True, "two-step (best 10% expanded)"),
     }
+    return {f"{prefix}{variant}-{label}": cells[variant] for variant in variants}
 
 
 def _paper_stochastic_cells(milliseconds: int, label: str, sub_engine: str, cap_seconds: int, prefix: str = "",
@@ -247,13 +252,17 @@ CELLS = {
     **_paper_stochastic_cells(20, "20ms", INTERNAL, cap_seconds=5),
     **_paper_stochastic_cells(50, "50ms", STOCKFISH, cap_seconds=10, prefix="sf-"),
     **_paper_stochastic_cells(50, "50ms", ETHEREAL, cap_seconds=10, prefix="eth-"),
+    **_table_cells(5000, "5k", ETHEREAL, "eth-", "fresh", ("one-det", "one-fort-det", "half-det")),
     "sf-eval-eth-opp-50ms": _cross_cell(STOCKFISH, ETHEREAL, ETHEREAL),
     "eth-eval-sf-opp-50ms": _cross_cell(ETHEREAL, STOCKFISH, STOCKFISH),
     "eth-eval-sf-opp-vs-eth-50ms": _cross_cell(ETHEREAL, STOCKFISH, ETHEREAL),
     "eth-vs-sf-50ms": _ethereal_against_stockfish(),
-    # the paper's budgets (not yet played: 20 minutes to an hour a game on 2 cores)
+    # the paper's budgets (not yet played: 20 minutes to an hour a game on 2 cores); deterministic in nodes, about as
+    # many as Stockfish 15.1 searches in that time here (1.27 M nodes/s)
     **_paper_stochastic_cells(500, "500ms", STOCKFISH, cap_seconds=100, prefix="sf-", variants=("one", "one-fort")),
+    **_table_cells(600_000, "600k", STOCKFISH, "sf-", "fresh", ("one-det", "one-fort-det")),
     **_paper_stochastic_cells(2000, "2s", STOCKFISH, cap_seconds=400, prefix="sf-", variants=("one", "one-fort")),
+    **_table_cells(2_500_000, "2500k", STOCKFISH, "sf-", "fresh", ("one-det", "one-fort-det")),
     "two-keep25-det-500": _two_step_cell(25, 500),
     "two-keep100-det-500": _two_step_cell(100, 500),
     "two-vs-one-500": _two_against_one_cell(INTERNAL, 500),
