@@ -129,7 +129,8 @@ def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engi
     engine.send("uci")
     engine.read_until("uciok")
     for name, value in (("MPCMC_EvalLimit", "fast"), ("MPCMC_OpponentOptions", "Hash"), ("MPCMC", "three"),
-                        ("MPCMC_Opponent", "'unbalanced"), ("MPCMC_EvaluatorHash", "forget")):
+                        ("MPCMC_Opponent", "'unbalanced"), ("MPCMC_EvaluatorHash", "forget"),
+                        ("MPCMC_TwoStepRank", "alphabetical")):
         engine.send(f"setoption name {name} value {value}", "isready")
         lines = engine.read_until("readyok")
         assert any(line.startswith("info string error: ") for line in lines), (name, lines)
