@@ -38,10 +38,8 @@ PLAIN = " ".join(this_engine_command("--plain"))
 # This engine's cells were played when the linear weights were its default evaluation: every process of this engine
 # in a cell (the MPC-MC engine, its internal sub-engines, the base engine) is pinned to them.
 LINEAR = "EvalFile=<linear>"
-# UCI options of each engine, the same as base engine and as sub-engine. Ethereal's MoveOverhead (100 ms by default)
-# would leave a 50 ms move no time: it gets Stockfish's default, 10 ms.
-ENGINE_OPTIONS = {INTERNAL: [LINEAR], STOCKFISH: ["Threads=1", "Hash=16"],
-                  ETHEREAL: ["Threads=1", "Hash=16", "MoveOverhead=10"]}
+# UCI options of each engine, the same as base engine and as sub-engine
+ENGINE_OPTIONS = {INTERNAL: [LINEAR], STOCKFISH: ["Threads=1", "Hash=16"], ETHEREAL: ["Threads=1", "Hash=16"]}
 ENGINE_NAMES = {INTERNAL: "this engine", STOCKFISH: "Stockfish 15.1", ETHEREAL: "Ethereal 12"}
 # a timed call of an internal sub-engine searches for all of its time (player.INTERNAL_OPTIONS): so does the base
 # engine of a timed cell, its true opponent
@@ -114,18 +112,18 @@ def _timed_cell(milliseconds: int, fresh_hash: bool, cap_seconds: int) -> Cell:
 TABLE_VARIANTS = ("one-det", "one-sto", "one-fort-det", "one-fort-sto", "half-det", "two-det")
 
 
-def _table_cells(nodes: int, label: str, sub_engine: str = INTERNAL, prefix: str = "",
-                 evaluator_hash: str = "keep", variants: tuple = TABLE_VARIANTS) -> dict:
-    """Tables 1 to 4 at `nodes` nodes a sub-engine call and a move, the `variants` of: one-step plain and fortified,
-    deterministic and stochastic (the hash-keeping variant); half-step; two-step (the best 10% of the root moves by
-    their one-step values expanded). `sub_engine` is the evaluator, nominal opponent and true opponent (INTERNAL or
-    an external engine's command); `evaluator_hash` is MPCMC_EvaluatorHash. Cell names are `prefix` + variant + `-` +
-    `label`."""
+def _table_cells(limit: int, label: str, sub_engine: str = INTERNAL, prefix: str = "",
+                 evaluator_hash: str = "keep", variants: tuple = TABLE_VARIANTS, kind: str = "nodes") -> dict:
+    """Tables 1 to 4 at `limit` a sub-engine call and a move (`kind` nodes, or depth for an engine that does not keep
+    to `go nodes`), the `variants` of: one-step plain and fortified, deterministic and stochastic (the hash-keeping
+    variant); half-step; two-step (the best 10% of the root moves by their one-step values expanded). `sub_engine` is
+    the evaluator, nominal opponent and true opponent (INTERNAL or an external engine's command); `evaluator_hash` is
+    MPCMC_EvaluatorHash. Cell names are `prefix` + variant + `-` + `label`."""
     base_command, base_options, adjudication = _base(sub_engine)
-    engine = f"{ENGINE_NAMES[sub_engine]} {nodes} nodes"
+    engine = f"{ENGINE_NAMES[sub_engine]} " + (f"{limit} nodes" if kind == "nodes" else f"{kind} {limit}")
 
     def cell(options, deterministic, setting):
-        limits = ["--nodes", str(nodes)] + (DETERMINISTIC if deterministic else []) + adjudication
+        limits = [f"--{kind}", str(limit)] + (DETERMINISTIC if deterministic else []) + adjudication
         return MpcmcCell(options, base_command, base_options, limits,
                          _described(f"{setting}, {engine}, {_setting(deterministic)}", adjudication))
 
@@ -252,7 +250,8 @@ CELLS = {
     **_paper_stochastic_cells(20, "20ms", INTERNAL, cap_seconds=5),
     **_paper_stochastic_cells(50, "50ms", STOCKFISH, cap_seconds=10, prefix="sf-"),
     **_paper_stochastic_cells(50, "50ms", ETHEREAL, cap_seconds=10, prefix="eth-"),
-    **_table_cells(5000, "5k", ETHEREAL, "eth-", "fresh", ("one-det", "one-fort-det", "half-det")),
+    # Ethereal 12 stops a `go nodes N` search after depth 1: its deterministic cells are limited by depth
+    **_table_cells(9, "d9", ETHEREAL, "eth-", "fresh", ("one-det", "one-fort-det", "half-det"), kind="depth"),
     "sf-eval-eth-opp-50ms": _cross_cell(STOCKFISH, ETHEREAL, ETHEREAL),
     "eth-eval-sf-opp-50ms": _cross_cell(ETHEREAL, STOCKFISH, STOCKFISH),
     "eth-eval-sf-opp-vs-eth-50ms": _cross_cell(ETHEREAL, STOCKFISH, ETHEREAL),
