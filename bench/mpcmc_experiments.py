@@ -9,7 +9,7 @@ Every cell is played with `mpcmc-engine match` from the paired openings of mpcmc
 and writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the summary:
 W-D-L, Elo with its 95% interval, LOS, pentanomial counts). Settings (cell names: `det`, `sto`, `psto`):
 - det, the paper's deterministic setting: the true opponent is an exact copy of the nominal opponent (same engine,
-  same fixed nodes per move, clean hash every move: `--fresh-hash`), so its replies are the predicted ones;
+  same fixed nodes, or depth, per move, clean hash every move: `--fresh-hash`), so its replies are the predicted ones;
 - psto, the paper's stochastic setting: the true opponent is a separate instance of the nominal opponent's engine
   with a clean hash every move (no stored data) and the same time a move as every nominal-opponent call, so that two
   timed searches disagree now and then;
