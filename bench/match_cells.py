@@ -76,15 +76,18 @@ def match_arguments(experiment: Experiment, name, games, concurrency, out_dir: P
 
 def provenance(repository: Path) -> str:
     """One line naming what a cell is played with: the checkout's commit (`+ uncommitted changes` when its tracked
-    files differ from it) and the sha256 of the shipped network, the default EvalFile."""
+    files differ from it) and the sha256 of both shipped evaluations: the network (the default EvalFile) and the
+    linear weights (`<linear>`, which the cells of mpcmc_experiments.py pin)."""
     def git(*arguments):
         return subprocess.run(["git", "-C", str(repository), *arguments], capture_output=True, text=True).stdout.strip()
 
+    def digest(name):
+        return hashlib.sha256((repository / "mpcmc_engine" / "eval" / "weights" / name).read_bytes()).hexdigest()[:16]
+
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
     changed = " + uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else ""
-    network = repository / "mpcmc_engine" / "eval" / "weights" / "network.json"
-    digest = hashlib.sha256(network.read_bytes()).hexdigest()[:16]
-    return f"# played at commit {commit}{changed}; shipped network (EvalFile default) sha256 {digest}"
+    return (f"# played at commit {commit}{changed}; shipped network (EvalFile default) sha256 "
+            f"{digest('network.json')}, linear weights (<linear>) sha256 {digest('linear.json')}")
 
 
 def run_cell(experiment: Experiment, name, games, concurrency, out_dir: Path) -> int:

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import chess
+import chess.engine
 import pytest
 
 from mpcmc_engine.mpcmc.limits import parse_call_limit
@@ -14,7 +15,7 @@ from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.uci_process import EngineSpec, this_engine_command
 from mpcmc_engine.mpcmc.subengine import SubEngine, SubEngineError
-from mpcmc_engine.mpcmc.values import DRAW
+from mpcmc_engine.mpcmc.values import DRAW, value_of_score
 
 STOCKFISH = "/usr/games/stockfish"
 FAKE = str(Path(__file__).with_name("fake_uci_engine.py"))
@@ -115,6 +116,38 @@ def test_one_step_predicts_the_reply_and_puts_it_in_the_result(stockfish_pool):
     after = board.copy()
     after.push(decision.move)
     assert decision.reply in after.legal_moves
+
+
+def _opponents_view(board, move, nodes):
+    """Our value of `move` as a separate Stockfish sees it: its score (clean hash, `nodes` nodes) of the position
+    after the move, from our side."""
+    after = board.copy()
+    after.push(move)
+    with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
+        engine.configure({"Threads": 1, "Hash": 16})
+        result = engine.play(after, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_SCORE, game=object())
+        return value_of_score(result.info["score"].pov(after.turn)).for_opponent()
+
+
+@needs_stockfish
+@pytest.mark.parametrize("rank", ["evaluator", "opponent"])
+def test_two_step_expands_the_root_moves_ranked_best_by_its_ranking(stockfish_pool, rank):
+    # 20 root moves, 10% kept: 2 expanded. `evaluator` ranks by the one-step values of a one-step decision at the same
+    # nodes (the evaluator's value after the predicted reply); `opponent` by the nominal opponent's own score of the
+    # position after each move, as a separate Stockfish at the same nodes with a clean hash reports it
+    board, nodes = chess.Board(), 2000
+    limit = parse_call_limit(f"{nodes} nodes")
+    settings = RolloutSettings(mode="two", two_step_keep=0.1, two_step_rank=rank, eval_limit=limit,
+                               opponent_limit=limit)
+    decision = Rollout(stockfish_pool, settings).decide(board, 30.0, time.monotonic() + 120)
+    expanded = {r.move for r in decision.results if r.expanded}
+    assert len(expanded) == 2 and decision.move in expanded
+    if rank == "evaluator":
+        one_step = _rollout(stockfish_pool, "one", nodes=nodes).decide(board, 10.0, time.monotonic() + 60)
+        ranking = {r.move: r.value for r in one_step.results}
+    else:
+        ranking = {move: _opponents_view(board, move, nodes) for move in board.legal_moves}
+    assert min(ranking[move] for move in expanded) >= max(v for move, v in ranking.items() if move not in expanded)
 
 
 @needs_stockfish

@@ -29,14 +29,16 @@ def test_plain_mode_declares_no_mpcmc_options(engine_command, engine_env):
 
 def test_mpcmc_options_are_declared_with_standard_types(engine):
     for name in ("MPCMC", "MPCMC_Evaluator", "MPCMC_Opponent", "MPCMC_Workers", "MPCMC_Fortify",
-                 "MPCMC_EvalLimit", "MPCMC_OpponentLimit", "MPCMC_TwoStepKeep", "MPCMC_EvaluatorOptions",
-                 "MPCMC_OpponentOptions", "MPCMC_EvaluatorHash", "MPCMC_Candidates", "MPCMC_PlainShare",
-                 "MPCMC_MinCallMs", "UCI_ShowMPCMC"):
+                 "MPCMC_EvalLimit", "MPCMC_OpponentLimit", "MPCMC_TwoStepKeep", "MPCMC_TwoStepRank",
+                 "MPCMC_EvaluatorOptions", "MPCMC_OpponentOptions", "MPCMC_EvaluatorHash", "MPCMC_Candidates",
+                 "MPCMC_PlainShare", "MPCMC_MinCallMs", "UCI_ShowMPCMC"):
         assert name in engine.options
     assert engine.options["MPCMC"].default == "off"
     assert set(engine.options["MPCMC"].var) == {"off", "half", "one", "two"}
     assert engine.options["MPCMC_EvaluatorHash"].default == "fresh"
     assert set(engine.options["MPCMC_EvaluatorHash"].var) == {"fresh", "keep"}
+    assert engine.options["MPCMC_TwoStepRank"].default == "evaluator"  # the cells played so far ranked so
+    assert set(engine.options["MPCMC_TwoStepRank"].var) == {"evaluator", "opponent"}
     assert engine.options["MPCMC_Candidates"].default == 0  # every legal move: the paper's exact first step
 
 
@@ -127,7 +129,8 @@ def test_bad_mpcmc_option_values_are_refused_and_the_engine_still_plays(raw_engi
     engine.send("uci")
     engine.read_until("uciok")
     for name, value in (("MPCMC_EvalLimit", "fast"), ("MPCMC_OpponentOptions", "Hash"), ("MPCMC", "three"),
-                        ("MPCMC_Opponent", "'unbalanced"), ("MPCMC_EvaluatorHash", "forget")):
+                        ("MPCMC_Opponent", "'unbalanced"), ("MPCMC_EvaluatorHash", "forget"),
+                        ("MPCMC_TwoStepRank", "alphabetical")):
         engine.send(f"setoption name {name} value {value}", "isready")
         lines = engine.read_until("readyok")
         assert any(line.startswith("info string error: ") for line in lines), (name, lines)

@@ -4,12 +4,14 @@ Sub-engine command lines are `internal` (this engine started again with `--plain
 command line, split with shlex and run without a shell. Their UCI options are given as `Name=Value` pairs
 separated by `;` (e.g. `Hash=16; Threads=1; UCI_LimitStrength=true; UCI_Elo=1500`). MPCMC_EvaluatorHash is `fresh`
 (a new game, so a clean hash, before every evaluator call) or `keep` (the evaluator's hash carries over from call to
-call, move to move and game to game). MPCMC_Cluster is `local` (the workers' processes run here), `ray` or `HOST:PORT`
-(each worker is a Ray actor, ray_pool); Ray is imported only then, and a cluster that cannot be reached leaves the
-local pool playing (said through `notify`). MPCMC_Candidates 0 scores every legal move (the paper's exact first step);
-k > 0 gives MPCMC_PlainShare percent of the move's time to a plain MultiPV search and scores only its best k moves
-(uci.mpcmc_job). MPCMC_MinCallMs is the shortest `auto` call worth making: a move that cannot give every first-step
-call that long is played by the plain search.
+call, move to move and game to game). MPCMC_TwoStepRank is `evaluator` (two-step prunes the root moves by their
+one-step values) or `opponent` (by the nominal opponent's own value of the position after each). MPCMC_Cluster is
+`local` (the workers' processes run here), `ray` or `HOST:PORT` (each worker is a Ray actor, ray_pool); Ray is
+imported only then, and a cluster that cannot be reached leaves the local pool playing (said through `notify`).
+MPCMC_Candidates 0 scores every legal move (the paper's exact first step); k > 0 gives MPCMC_PlainShare percent of
+the move's time to a plain MultiPV search and scores only its best k moves (uci.mpcmc_job). MPCMC_MinCallMs is the
+shortest `auto` call worth making: a move that cannot give every first-step call that long is played by the plain
+search.
 """
 
 import importlib
@@ -19,7 +21,7 @@ from typing import Callable, Optional
 
 from mpcmc_engine.mpcmc.limits import parse_call_limit
 from mpcmc_engine.mpcmc.pool import WorkerPool
-from mpcmc_engine.mpcmc.rollout import MODES, Rollout, RolloutSettings
+from mpcmc_engine.mpcmc.rollout import MODES, TWO_STEP_RANKS, Rollout, RolloutSettings
 from mpcmc_engine.uci.options import EMPTY
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option, this_engine_command
 
@@ -101,11 +103,15 @@ def config_from_options(values: dict) -> MpcmcConfig:
     evaluator_hash = values.get("MPCMC_EvaluatorHash", "fresh").lower()
     if evaluator_hash not in ("fresh", "keep"):
         raise ValueError(f"MPCMC_EvaluatorHash must be fresh or keep, not {evaluator_hash!r}")
+    two_step_rank = values.get("MPCMC_TwoStepRank", "evaluator").lower()
+    if two_step_rank not in TWO_STEP_RANKS:
+        raise ValueError(f"MPCMC_TwoStepRank must be evaluator or opponent, not {two_step_rank!r}")
     cluster = parse_cluster(values.get("MPCMC_Cluster"))
     settings = RolloutSettings(
         mode=mode if mode in MODES else "one",
         fortify=bool(values.get("MPCMC_Fortify", False)),
         two_step_keep=int(values.get("MPCMC_TwoStepKeep", 25)) / 100,
+        two_step_rank=two_step_rank,
         fresh_evaluator=evaluator_hash == "fresh",
         eval_limit=parse_call_limit(values.get("MPCMC_EvalLimit", "auto")),
         opponent_limit=parse_call_limit(values.get("MPCMC_OpponentLimit", "auto")),

@@ -47,8 +47,8 @@ class WorkerActor:
 
     def call(self, role: str, method: str, board: chess.Board, limit: chess.engine.Limit, seconds_left: float,
              fresh: bool):
-        """SubEngine.`method` (play, evaluate or analyse) of `role`, with its deadline `seconds_left` from now (0 for
-        none)."""
+        """SubEngine.`method` (play, reply, evaluate or analyse) of `role`, with its deadline `seconds_left` from now
+        (0 for none)."""
         deadline = time.monotonic() + seconds_left if seconds_left else 0.0
         return getattr(getattr(self.worker, role), method)(board, limit, deadline, fresh)
 
@@ -129,6 +129,10 @@ class RemoteSubEngine(Supervised):
              fresh: bool = False) -> chess.Move:
         """As SubEngine.play."""
         return self._remote("play", board, limit, deadline, fresh)
+
+    def reply(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0, fresh: bool = False):
+        """As SubEngine.reply."""
+        return self._remote("reply", board, limit, deadline, fresh)
 
     def evaluate(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0,
                  fresh: bool = False) -> Value:

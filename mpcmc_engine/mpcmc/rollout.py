@@ -4,7 +4,9 @@
 - one:  w = nominal opponent's reply to u (from `play`); value(u) = the evaluator's value after u and w.
 - two:  one-step values first; the best `keep` fraction of root moves is expanded one level deeper,
         value(u) = max over u2 of the one-step value of u2 in the position after u and w; the moves not kept are
-        pruned (they keep their one-step value but may not be chosen over an expanded move).
+        pruned (they keep their one-step value but may not be chosen over an expanded move). The root moves are
+        ranked for the pruning by their one-step values (`two_step_rank` evaluator) or by the nominal opponent's
+        own value of the position after u, as its search for the reply w reported it (opponent: no extra call).
 Positions that are terminal after u or w (mate, stalemate, claimable repetition or fifty moves, insufficient
 material) are scored exactly without asking an engine. Fortification also asks the evaluator for its own move and
 value at the root and plays it when that value is better than the MPC-MC choice's.
@@ -28,6 +30,7 @@ from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.mpcmc.values import Value, value_of_outcome
 
 MODES = ("half", "one", "two")
+TWO_STEP_RANKS = ("evaluator", "opponent")
 
 
 @dataclass
@@ -38,6 +41,7 @@ class MoveResult:
     reply: Optional[chess.Move] = None
     exact: bool = False
     expanded: bool = False  # two-step: evaluated one level deeper
+    opponent_value: Optional[Value] = None  # the nominal opponent's value of the position after `move`, for us
 
 
 @dataclass
@@ -55,11 +59,12 @@ class Decision:
 
 @dataclass(frozen=True)
 class RolloutSettings:
-    """How the choice is made: mode, fortification, two-step keep fraction, the evaluator's memory, per-call limits
-    and overhead."""
+    """How the choice is made: mode, fortification, two-step keep fraction and ranking, the evaluator's memory,
+    per-call limits and overhead."""
     mode: str = "one"
     fortify: bool = False
     two_step_keep: float = 0.25
+    two_step_rank: str = "evaluator"  # one of TWO_STEP_RANKS: what ranks the root moves for the pruning
     fresh_evaluator: bool = True  # a new game (clean hash) before every evaluator call
     eval_limit: CallLimit = CallLimit()
     opponent_limit: CallLimit = CallLimit()
@@ -108,12 +113,14 @@ class Rollout:
         if half:
             value = worker.evaluator.evaluate(after, eval_limit, deadline, fresh)
             return MoveResult(move, value.for_opponent().later(1))
-        reply = worker.opponent.play(after, opponent_limit, deadline, fresh=True)
+        reply, opponent_view = worker.opponent.reply(after, opponent_limit, deadline, fresh=True)
+        opponent_value = None if opponent_view is None else opponent_view.for_opponent().later(1)
         after.push(reply)
         exact = _exact_value(after, us, 2)
         if exact is not None:
-            return MoveResult(move, exact, reply, exact=True)
-        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline, fresh).later(2), reply)
+            return MoveResult(move, exact, reply, exact=True, opponent_value=opponent_value)
+        return MoveResult(move, worker.evaluator.evaluate(after, eval_limit, deadline, fresh).later(2), reply,
+                          opponent_value=opponent_value)
 
     def _limits(self, calls: int, budget_seconds: float):
         """(eval Limit, opponent Limit) for `calls` calls within the budget (fixed limits are kept as given)."""
@@ -177,7 +184,7 @@ class Rollout:
     def _second_level(self, board, results, budget_seconds, deadline, stop_event, failures):
         """Expand the best `two_step_keep` fraction of one-step results one level deeper (see module docstring);
         return the results that may be chosen (sub-engine failures are appended to `failures`)."""
-        ranked = sorted(results, key=lambda r: r.value, reverse=True)
+        ranked = sorted(results, key=self._rank_value, reverse=True)
         kept = [r for r in ranked[:max(1, math.ceil(self.settings.two_step_keep * len(ranked)))] if not r.exact]
         pairs, owners = [], []
         for result in kept:
@@ -202,6 +209,14 @@ class Rollout:
             # pruned moves may not be chosen over expanded ones
             return [r for r in results if r.expanded or r.exact]
         return results
+
+    def _rank_value(self, result: MoveResult) -> Value:
+        """What ranks a root move for the two-step pruning: its one-step value, or under `two_step_rank` opponent
+        the nominal opponent's value of the position after it (its one-step value when the opponent reported none or
+        was not asked, the move having ended the game)."""
+        if self.settings.two_step_rank == "opponent" and result.opponent_value is not None:
+            return result.opponent_value
+        return result.value
 
     def _best(self, results, board, fallback, root_analysis) -> Decision:
         """The best result; when nothing was scored, the evaluator's own move, else fallback(), else any legal move."""

@@ -135,11 +135,17 @@ class SubEngine(Supervised):
              fresh: bool = False) -> chess.Move:
         """The engine's move in `board` (from `play`, as a strength-limited engine really plays); with `fresh` its
         hash is cleared first (`ucinewgame`) so that the reply is reproducible."""
+        return self.reply(board, limit, deadline, fresh)[0]
+
+    def reply(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0, fresh: bool = False):
+        """(the move play() gives, the engine's value of `board` from its side to move's view as its search reported
+        it, or None when it reported no score); `fresh` as in play()."""
         def action(engine, limit):
-            result = engine.play(board, limit, game=_game(fresh))
+            result = engine.play(board, limit, info=chess.engine.INFO_SCORE, game=_game(fresh))
             if result.move is None or result.move not in board.legal_moves:
                 raise SubEngineError(f"{self.spec.display_name}: no legal move returned")
-            return result.move
+            score = result.info.get("score")
+            return result.move, None if score is None else value_of_score(score.pov(board.turn))
         return self._call(action, limit, deadline)
 
     def evaluate(self, board: chess.Board, limit: chess.engine.Limit, deadline: float = 0.0,

@@ -98,6 +98,7 @@ MPCMC_OPTIONS = (
     Option("MPCMC_EvalLimit", "string", "auto", on_change="configure_mpcmc"),
     Option("MPCMC_OpponentLimit", "string", "auto", on_change="configure_mpcmc"),
     Option("MPCMC_TwoStepKeep", "spin", 25, 1, 100, on_change="configure_mpcmc"),
+    Option("MPCMC_TwoStepRank", "combo", "evaluator", choices=("evaluator", "opponent"), on_change="configure_mpcmc"),
     Option("MPCMC_EvaluatorHash", "combo", "fresh", choices=("fresh", "keep"), on_change="configure_mpcmc"),
     Option("MPCMC_Candidates", "spin", 0, 0, 64, on_change="configure_mpcmc"),
     Option("MPCMC_PlainShare", "spin", 50, 5, 95, on_change="configure_mpcmc"),
