@@ -204,7 +204,8 @@ def _two_step_cell(keep: int, nodes: int) -> Cell:
     """Two-step with `keep` % of the root moves expanded (ranked by the nominal opponent; 100: unpruned) against the
     base engine, this engine at `nodes` nodes, deterministic, the evaluator memoryless."""
     options = _mpcmc("two", evaluator_hash="fresh") + [f"MPCMC_TwoStepKeep={keep}", "MPCMC_TwoStepRank=opponent"]
-    return MpcmcCell(options, PLAIN, ENGINE_OPTIONS[INTERNAL], ["--nodes", str(nodes)] + DETERMINISTIC,
+    command, base_options, adjudication = _base(INTERNAL)
+    return MpcmcCell(options, command, base_options, ["--nodes", str(nodes)] + DETERMINISTIC + adjudication,
                      f"two-step ({'unpruned' if keep == 100 else f'{keep}% expanded, opponent-ranked'}), "
                      f"this engine {nodes} nodes, deterministic")
 

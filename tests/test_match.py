@@ -12,7 +12,7 @@ import pytest
 
 from mpcmc_engine.cli import main
 from mpcmc_engine.data import BALANCED_OPENINGS
-from mpcmc_engine.match.game import ended_by_rules
+from mpcmc_engine.bitboard.position import ended_by_rules
 from mpcmc_engine.match.stats import SPRT_MIN_PAIRS
 
 STOCKFISH = "/usr/games/stockfish"

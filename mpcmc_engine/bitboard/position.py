@@ -1,5 +1,7 @@
 """The Python face of the board: `Position` owns the numba arrays and is the only way callers create or read them."""
 
+from typing import Optional
+
 import chess
 import numpy as np
 
@@ -50,6 +52,19 @@ def validation_error(board: chess.Board):
         reasons = [text for flag, text in _STATUS_REASONS.items() if status & flag]
         return "; ".join(reasons) or f"invalid position (status {int(status)})"
     return None
+
+
+def ended_by_rules(board: chess.Board) -> Optional[chess.Outcome]:
+    """How the game on `board` has ended by the rules as cutechess and fastchess apply them, or None: checkmate,
+    stalemate, insufficient material, the current position standing for the third time, fifty moves without capture
+    or pawn move. A repetition that the side to move could only reach with its next move is no draw (python-chess's
+    `claim_draw` counts it): that side may well prefer another move."""
+    outcome = board.outcome()
+    if outcome is None and board.is_repetition(3):
+        outcome = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
+    elif outcome is None and board.is_fifty_moves():
+        outcome = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+    return outcome
 
 
 def board_from_fen(fen: str, chess960: bool = False) -> chess.Board:

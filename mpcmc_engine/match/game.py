@@ -17,24 +17,12 @@ from typing import Optional
 import chess
 import chess.engine
 
+from mpcmc_engine.bitboard.position import ended_by_rules
 from mpcmc_engine.match.clock import Clock, TimeControl
 from mpcmc_engine.uci_process import play_within
 from mpcmc_engine.match.openings import Opening
 
 MATE_CP = 100_000  # centipawn value of a mate score in adjudication
-
-
-def ended_by_rules(board: chess.Board) -> Optional[chess.Outcome]:
-    """How the game on `board` has ended by the rules as cutechess and fastchess apply them, or None: checkmate,
-    stalemate, insufficient material, the current position standing for the third time, fifty moves without capture
-    or pawn move. A repetition that the side to move could only reach with its next move is no draw (python-chess's
-    `claim_draw` counts it): that side may well prefer another move."""
-    outcome = board.outcome()
-    if outcome is None and board.is_repetition(3):
-        outcome = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
-    elif outcome is None and board.is_fifty_moves():
-        outcome = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
-    return outcome
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Callable, List, Optional, Tuple
 import chess
 import numpy as np
 
-from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.bitboard.position import Position, ended_by_rules
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.training.endgame_table import STRONG, TABLE_SIZE, WEAK, best_move, board_at, build_table, dtm
 
@@ -66,8 +66,7 @@ def random_won_start(piece: int, rng: random.Random) -> chess.Board:
 
 def _ended(board: chess.Board, max_plies: int) -> bool:
     """Whether the game on `board` is over: mate, stalemate, K v K, repetition, fifty moves or max_plies played."""
-    return (board.is_game_over(claim_draw=False) or board.is_repetition(3) or board.halfmove_clock >= 100
-            or len(board.move_stack) >= max_plies)
+    return ended_by_rules(board) is not None or len(board.move_stack) >= max_plies
 
 
 def play_game(start: chess.Board, ours: Player, attacking: bool, max_plies: int) -> EndgameGame:

@@ -10,7 +10,7 @@ from typing import Optional
 import chess
 import chess.engine
 
-from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.bitboard.position import Position, ended_by_rules
 from mpcmc_engine.training.records import RecordBuilder, leaf_search_limits
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.uci_process import play_within
@@ -31,9 +31,7 @@ def pgn_record(game, searcher, builder: RecordBuilder, leaf_depth: int):
 
 def _outcome_value(board: chess.Board):
     """White's result of a finished game (mate, stalemate, repetition, fifty moves, no material), else None."""
-    outcome = board.outcome()
-    if outcome is None and (board.is_repetition(3) or board.halfmove_clock >= 100):
-        return 0.5
+    outcome = ended_by_rules(board)
     if outcome is None:
         return None
     return 0.5 if outcome.winner is None else float(outcome.winner == chess.WHITE)

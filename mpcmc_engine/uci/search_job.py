@@ -4,6 +4,7 @@ ponder move it ends with."""
 
 import chess
 
+from mpcmc_engine.bitboard.position import ended_by_rules
 from mpcmc_engine.search.limits import SearchInfo, SearchLimits
 from mpcmc_engine.uci.format import InfoReport, wdl_from_score
 from mpcmc_engine.uci.job import MoveJob
@@ -128,7 +129,7 @@ class SearchJob(MoveJob):
             except ValueError:
                 break
             texts.append(text)
-            if board.is_game_over() or board.halfmove_clock >= 100 or board.is_repetition(3):
+            if ended_by_rules(board) is not None:
                 break
         for _ in texts:
             board.pop()
