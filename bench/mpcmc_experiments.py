@@ -66,6 +66,11 @@ def _mpcmc(mode, fortify=False, evaluator=INTERNAL, opponent=INTERNAL, workers=2
             f"MPCMC_OpponentOptions={'; '.join(ENGINE_OPTIONS[opponent])}"]
 
 
+def _single_engine(mode, sub_engine, fortify=False, evaluator_hash="keep"):
+    """Options of an MPC-MC engine whose evaluator and nominal opponent are both `sub_engine` (see _mpcmc)."""
+    return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine, evaluator_hash=evaluator_hash)
+
+
 def _base(engine: str) -> tuple:
     """(command, options, adjudication flags) of `engine` (INTERNAL or an external engine's command) as the base
     engine of a cell; games between external engines are adjudicated."""
@@ -128,7 +133,7 @@ def _table_cells(limit: int, label: str, sub_engine: str = INTERNAL, prefix: str
                          _described(f"{setting}, {engine}, {_setting(deterministic)}", adjudication))
 
     def mpcmc(mode, fortify=False):
-        return _mpcmc(mode, fortify=fortify, evaluator=sub_engine, opponent=sub_engine, evaluator_hash=evaluator_hash)
+        return _single_engine(mode, sub_engine, fortify, evaluator_hash)
 
     cells = {
         "one-det": cell(mpcmc("one"), True, "one-step"),
@@ -154,7 +159,7 @@ def _paper_stochastic_cells(milliseconds: int, label: str, sub_engine: str, cap_
     cells = {}
     for variant in variants:
         mode, fortify, extra, name, cap_factor = modes[variant]
-        options = _mpcmc(mode, fortify, sub_engine, sub_engine, evaluator_hash="fresh") + extra
+        options = _single_engine(mode, sub_engine, fortify, "fresh") + extra
         description = f"{name}, {ENGINE_NAMES[sub_engine]} {milliseconds} ms a call and a move, paper's stochastic"
         cells[f"{prefix}{variant}-psto-{label}"] = _timed(options, milliseconds, sub_engine, description,
                                                           cap_seconds * cap_factor)
@@ -184,8 +189,8 @@ def _evaluator_memory_cell(sub_engine: str, nodes: int) -> Cell:
     """The ablation of the evaluator's memory: one-step with the evaluator keeping its hash against one-step with a
     memoryless evaluator, all else equal (head to head: both near the same strength, so the score is not saturated
     as against the base engine)."""
-    return _head_to_head(_mpcmc("one", evaluator=sub_engine, opponent=sub_engine, evaluator_hash="keep"),
-                         _mpcmc("one", evaluator=sub_engine, opponent=sub_engine, evaluator_hash="fresh"),
+    return _head_to_head(_single_engine("one", sub_engine, evaluator_hash="keep"),
+                         _single_engine("one", sub_engine, evaluator_hash="fresh"),
                          sub_engine, nodes, ("mpcmc-keep", "mpcmc-fresh"),
                          f"ablation: one-step, evaluator keeping its hash against a memoryless evaluator, "
                          f"{ENGINE_NAMES[sub_engine]} {nodes} nodes")
@@ -193,9 +198,9 @@ def _evaluator_memory_cell(sub_engine: str, nodes: int) -> Cell:
 
 def _two_against_one_cell(sub_engine: str, nodes: int) -> Cell:
     """Two-step (PAPER_TWO_STEP) against one-step at equal per-call limits (`nodes`), both memoryless."""
-    def mpcmc(mode):
-        return _mpcmc(mode, evaluator=sub_engine, opponent=sub_engine, evaluator_hash="fresh")
-    return _head_to_head(mpcmc("two") + PAPER_TWO_STEP, mpcmc("one"), sub_engine, nodes, ("mpcmc-two", "mpcmc-one"),
+    return _head_to_head(_single_engine("two", sub_engine, evaluator_hash="fresh") + PAPER_TWO_STEP,
+                         _single_engine("one", sub_engine, evaluator_hash="fresh"), sub_engine, nodes,
+                         ("mpcmc-two", "mpcmc-one"),
                          f"two-step (25% expanded, opponent-ranked) against one-step, "
                          f"{ENGINE_NAMES[sub_engine]} {nodes} nodes a call")
 
