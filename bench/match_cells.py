@@ -74,10 +74,10 @@ def match_arguments(experiment: Experiment, name, games, concurrency, out_dir: P
     return arguments
 
 
-def provenance(repository: Path) -> str:
+def provenance(repository: Path, out_dir: Path) -> str:
     """One line naming what a cell is played with: the checkout's commit (`+ uncommitted changes` when its tracked
-    files differ from it) and the sha256 of both shipped evaluations: the network (the default EvalFile) and the
-    linear weights (`<linear>`, which the cells of mpcmc_experiments.py pin)."""
+    files other than the results in `out_dir` differ from it) and the sha256 of both shipped evaluations: the
+    network (the default EvalFile) and the linear weights (`<linear>`, which the cells of mpcmc_experiments.py pin)."""
     def git(*arguments):
         return subprocess.run(["git", "-C", str(repository), *arguments], capture_output=True, text=True).stdout.strip()
 
@@ -85,7 +85,10 @@ def provenance(repository: Path) -> str:
         return hashlib.sha256((repository / "mpcmc_engine" / "eval" / "weights" / name).read_bytes()).hexdigest()[:16]
 
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = " + uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else ""
+    results = Path(os.path.relpath(out_dir.resolve(), repository.resolve()))
+    inside = results != Path(".") and results.parts[0] != ".."
+    outside_results = ["--", ".", f":(exclude){results.as_posix()}"] if inside else []
+    changed = " + uncommitted changes" if git("status", "--porcelain", "--untracked-files=no", *outside_results) else ""
     return (f"# played at commit {commit}{changed}; shipped network (EvalFile default) sha256 "
             f"{digest('network.json')}, linear weights (<linear>) sha256 {digest('linear.json')}")
 
@@ -102,8 +105,8 @@ def run_cell(experiment: Experiment, name, games, concurrency, out_dir: Path) ->
     summary = captured.getvalue()
     inside = str(experiment.repository) + os.sep
     shown = [argument.replace(inside, "") for argument in arguments]
-    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(shown)}\n{provenance(experiment.repository)}\n"
-                                         f"{summary}")
+    (out_dir / f"{name}.txt").write_text(f"$ mpcmc-engine {' '.join(shown)}\n"
+                                         f"{provenance(experiment.repository, out_dir)}\n{summary}")
     print(f"== {name}\n{summary}")
     return status
 
