@@ -10,6 +10,7 @@ the engine did not answer in time)."""
 
 import asyncio
 import ctypes
+import multiprocessing
 import os
 import shlex
 import signal
@@ -74,6 +75,16 @@ def end_with_parent() -> None:
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except OSError:
             pass
+
+
+def end_worker_with_parent() -> None:
+    """First thing in a multiprocessing worker's initialiser: end_with_parent, and end at once when the parent died
+    before that call (no signal is sent for a death that came first: a worker still starting when its parent was
+    killed would otherwise wait forever on its task queue)."""
+    end_with_parent()
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)
 
 
 def _within(engine: chess.engine.SimpleEngine, coroutine, timeout_s: float, what: str):

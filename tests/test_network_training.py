@@ -320,3 +320,36 @@ def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_e
         run.wait()
     running = wait_gone(workers, 10)
     assert running == [], f"workers {running} still running after the command was killed"
+
+
+WORKER_STARTING_SCRIPT = '''
+import multiprocessing, time
+from mpcmc_engine.uci_process import end_worker_with_parent
+
+def worker():
+    time.sleep(2)                # still starting when its parent is killed
+    end_worker_with_parent()
+    time.sleep(60)
+
+if __name__ == "__main__":
+    child = multiprocessing.get_context("spawn").Process(target=worker)
+    child.start()
+    print(child.pid, flush=True)
+    time.sleep(60)
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_a_worker_whose_parent_was_killed_while_it_started_ends(tmp_path, engine_env):
+    """A spawned worker whose parent is killed before its initialiser asks for the parent-death signal ends when it
+    reaches end_worker_with_parent (the signal is never sent for a death that came first)."""
+    script = tmp_path / "parent.py"
+    script.write_text(WORKER_STARTING_SCRIPT)
+    parent = subprocess.Popen([sys.executable, str(script)], env=engine_env, stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(parent.stdout.readline())
+    finally:
+        parent.kill()
+        parent.wait()
+    assert wait_gone([worker], 0.5) == [worker], "the worker ended with its parent before it asked to"
+    assert wait_gone([worker], 15) == [], f"worker {worker} still running after its parent was killed"

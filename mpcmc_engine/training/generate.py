@@ -26,7 +26,7 @@ from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_recor
 from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.training.trainable import trainable_of
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.uci_process import EngineSpec, end_with_parent, parse_engine_command, start_engine
+from mpcmc_engine.uci_process import EngineSpec, end_worker_with_parent, parse_engine_command, start_engine
 
 SOURCES = ("selfplay", "mentor", "pgn", "endgame")
 SEARCH_HASH_MB = 8
@@ -108,7 +108,7 @@ def _start_worker(config: SourceConfig) -> None:
     the generator."""
     global _WORKER_GENERATOR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_with_parent()   # a parent killed (SIGTERM, SIGKILL) leaves no worker playing on
+    end_worker_with_parent()   # a parent killed (SIGTERM, SIGKILL) leaves no worker playing on
     _WORKER_GENERATOR = GameGenerator(config)
 
 

@@ -23,7 +23,7 @@ from mpcmc_engine.search.core import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.play import selfplay_record
 from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, write_chunk
-from mpcmc_engine.uci_process import end_with_parent
+from mpcmc_engine.uci_process import end_worker_with_parent
 
 OPENINGS_READ = 20000   # openings read from a PGN book
 SEARCH_HASH_MB = 16
@@ -116,7 +116,7 @@ def _start_worker(settings: GenerationSettings) -> None:
     """Worker process initialiser: ignore SIGINT, end with the main process, build the searcher."""
     global _WORKER_SEARCHER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_with_parent()   # a parent killed (SIGTERM, SIGKILL) leaves no worker playing on
+    end_worker_with_parent()   # a parent killed (SIGTERM, SIGKILL) leaves no worker playing on
     _WORKER_SEARCHER = playing_searcher(settings)
 
 
