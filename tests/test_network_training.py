@@ -318,7 +318,7 @@ def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_e
     finally:
         run.kill()
         run.wait()
-    running = wait_gone(workers, 10)
+    running = wait_gone(workers, 30)   # a worker still starting ends when it reaches its initialiser
     assert running == [], f"workers {running} still running after the command was killed"
 
 
