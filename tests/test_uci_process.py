@@ -1,7 +1,6 @@
 """uci_process: every step of talking to another engine process has a timeout, and a failed start leaves no process
 behind (the scripted fake engine plays the engine that never answers)."""
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ import chess.engine
 import pytest
 
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option, play_within, start_engine
+from tests.processes import command_line, live_pids, wait_gone
 
 FAKE = str(Path(__file__).with_name("fake_uci_engine.py"))
 
@@ -21,25 +21,12 @@ def fake(mode: str, good_moves: int = 2) -> EngineSpec:
 
 def running_fakes(mode: str) -> list:
     """Process ids of fake engines in `mode` still alive (zombies excluded)."""
-    found = []
-    for entry in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                argv = handle.read().split(b"\0")
-            with open(f"/proc/{entry}/stat") as handle:
-                state = handle.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if FAKE.encode() in argv and mode.encode() in argv and state != "Z":
-            found.append(int(entry))
-    return found
+    return [pid for pid in live_pids() if f"{FAKE} {mode} " in command_line(pid)]
 
 
 def gone_within(mode: str, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while running_fakes(mode) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not running_fakes(mode)
+    """Whether every fake engine in `mode` has ended within `seconds`."""
+    return not wait_gone(running_fakes(mode), seconds)
 
 
 @pytest.mark.parametrize("mode,timeouts", [("mute", {"handshake_timeout_s": 1.0}),
