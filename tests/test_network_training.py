@@ -2,6 +2,7 @@
 learning, checkpoint and resume, generation of labelled positions, and the commands' error paths."""
 
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -320,6 +321,36 @@ def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_e
         run.wait()
     running = wait_gone(workers, 30)   # a worker still starting ends when it reaches its initialiser
     assert running == [], f"workers {running} still running after the command was killed"
+
+
+def test_gen_positions_interrupted_keeps_its_chunks_and_resumes(tmp_path, engine_env):
+    """Ctrl-C (SIGINT) during a gen-positions run with 2 workers: the command says it finishes the chunks begun, ends
+    with status 130 and no traceback, every chunk file it leaves is whole, and the same command then generates only
+    the missing chunks."""
+    data = tmp_path / "data"
+    command = [sys.executable, "-m", "mpcmc_engine", "gen-positions", "--out", str(data), "--games", "60",
+               "--games-per-chunk", "2", "--nodes", "200", "--workers", "2"]
+    run = subprocess.Popen(command, env=engine_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal has it
+    try:
+        deadline = time.monotonic() + 120
+        while not list(data.glob("chunk-*.npz")):
+            assert run.poll() is None and time.monotonic() < deadline, "no chunk was written"
+            time.sleep(0.1)
+        run.send_signal(signal.SIGINT)
+        error = run.communicate(timeout=120)[1]
+    finally:
+        run.kill()
+        run.wait()
+    assert run.returncode == 130, error[-1000:]
+    assert "interrupted; finishing the chunks" in error and "the same command generates the missing ones" in error
+    assert "Traceback" not in error, error[-1000:]
+    kept = {path: path.stat().st_mtime_ns for path in data.glob("chunk-*.npz")}
+    assert 1 <= len(kept) < 30 and len(load_positions(data)) > 0
+    resumed = subprocess.run(command, env=engine_env, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-1000:]
+    assert len(list(data.glob("chunk-*.npz"))) == 30
+    assert all(path.stat().st_mtime_ns == written for path, written in kept.items())
 
 
 WORKER_STARTING_SCRIPT = '''

@@ -50,8 +50,16 @@ def run(args) -> int:
                 bar.update(games)
                 bar.set_postfix(positions=kept[0])
 
-            generate_positions(settings, args.workers, progress)
+            def on_interrupt() -> None:
+                bar.write("mpcmc-engine gen-positions: interrupted; finishing the chunks the workers have begun",
+                          file=sys.stderr)
+
+            generate_positions(settings, args.workers, progress, on_interrupt)
     except ValueError as error:  # an openings or evaluation file that cannot be read
         print(f"mpcmc-engine gen-positions: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"mpcmc-engine gen-positions: interrupted; the chunks written in {args.out} are kept, the same command "
+              f"generates the missing ones", file=sys.stderr)
+        return 130
     return 0

@@ -138,9 +138,10 @@ def missing_chunks(settings: GenerationSettings) -> list:
     return [index for index in range(settings.chunks()) if not chunk_path(settings.out, index).exists()]
 
 
-def generate_positions(settings: GenerationSettings, workers: int, progress) -> int:
+def generate_positions(settings: GenerationSettings, workers: int, progress, on_interrupt=lambda: None) -> int:
     """Generate every missing chunk with `workers` processes; `progress(games, positions)` after each chunk; return
-    the positions kept by this call."""
+    the positions kept by this call. On KeyboardInterrupt with several workers: on_interrupt(), then the chunks the
+    workers have begun are finished and written before the interrupt propagates."""
     todo = missing_chunks(settings)
     total = 0
     if workers <= 1:
@@ -156,7 +157,9 @@ def generate_positions(settings: GenerationSettings, workers: int, progress) -> 
             for games, kept in pool.map(_worker_chunk, [(settings, index) for index in todo]):
                 total += kept
                 progress(games, kept)
-        except BaseException:
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):
+                on_interrupt()
             pool.shutdown(cancel_futures=True)
             raise
     return total
