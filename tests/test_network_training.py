@@ -303,6 +303,15 @@ def test_train_command_trains_the_shipped_network_by_self_play(tmp_path, engine_
 
 
 
+def wait_for_a_chunk(run, data, seconds=120) -> None:
+    """Wait until the gen-positions process `run` has written a chunk into `data`; fail when it ends first or none
+    comes within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not list(data.glob("chunk-*.npz")):
+        assert run.poll() is None and time.monotonic() < deadline, "no chunk was written"
+        time.sleep(0.1)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_env):
     """A gen-positions run killed outright (SIGKILL: no cleanup) leaves none of its worker processes playing on."""
@@ -310,10 +319,7 @@ def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_e
                             "--games", "400", "--games-per-chunk", "2", "--nodes", "200", "--workers", "2"],
                            env=engine_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120
-        while not list((tmp_path / "data").glob("chunk-*.npz")):   # the workers are past their initialiser
-            assert run.poll() is None and time.monotonic() < deadline, "no chunk was written"
-            time.sleep(0.2)
+        wait_for_a_chunk(run, tmp_path / "data")   # the workers are past their initialiser
         workers = live_children(run.pid)
         assert len(workers) >= 2, f"expected the 2 workers among the children, found {workers}"
     finally:
@@ -333,10 +339,7 @@ def test_gen_positions_interrupted_keeps_its_chunks_and_resumes(tmp_path, engine
     run = subprocess.Popen(command, env=engine_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal has it
     try:
-        deadline = time.monotonic() + 120
-        while not list(data.glob("chunk-*.npz")):
-            assert run.poll() is None and time.monotonic() < deadline, "no chunk was written"
-            time.sleep(0.1)
+        wait_for_a_chunk(run, data)
         run.send_signal(signal.SIGINT)
         error = run.communicate(timeout=120)[1]
     finally:
