@@ -189,7 +189,8 @@ def test_network_file_round_trip_and_refusals(tmp_path):
     assert np.array_equal(loaded.w1, network.w1) and np.array_equal(loaded.w2, network.w2)
     assert loaded.b2 == network.b2
     data = json.loads(path.read_text())
-    for field, value, reason in [("hidden", 256, "'hidden' is 256"), ("version", 99, "version is 99"),
+    for field, value, reason in [("hidden", 2 * HIDDEN, f"'hidden' is {2 * HIDDEN}"), ("hidden", HIDDEN // 2, "widens"),
+                                 ("version", 99, "version is 99"),
                                  ("b1", [0] * 3, "'b1' has 3 values"), ("format", "x", "format is 'x'")]:
         broken = dict(data, **{field: value})
         bad = tmp_path / f"bad-{field}.json"

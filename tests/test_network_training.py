@@ -14,11 +14,13 @@ import pytest
 from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
-from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, SHIPPED_NETWORK_PATH, Network, load_network
+from mpcmc_engine.eval.network import (
+    HIDDEN, OUTPUT_SCALE, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
+)
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.network_model import (
     LOGISTIC, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector, loss_and_gradient, network_outputs,
-    network_row_of, network_values_and_gradients, output_gradients, quantize,
+    network_row_of, network_values_and_gradients, output_gradients, quantize, widened,
 )
 from mpcmc_engine.training.network_trainer import (
     NetworkTrainSettings, TrainerCheckpoint, checkpoint_file, save_trainer_checkpoint, train_network,
@@ -104,6 +106,40 @@ def test_the_float_model_and_the_engine_agree():
             OUTPUT_SCALE * outputs[i], abs=2)
 
 
+def narrow_network(hidden, seed):
+    """A random network of `hidden` units (fewer than the engine's)."""
+    rng = np.random.default_rng(seed)
+    return Network(rng.integers(-60, 60, (768, hidden)), rng.integers(-40, 120, hidden),
+                   rng.integers(-127, 128, 2 * hidden), int(rng.integers(-5000, 5000)), "narrow")
+
+
+def zero_padded(network):
+    """`network` with HIDDEN units, the added ones all zero: by construction it scores as `network` does."""
+    hidden = len(network.b1)
+    pad = HIDDEN - hidden
+    w2 = np.asarray(network.w2)
+    return Network(np.pad(network.w1, ((0, 0), (0, pad))), np.pad(network.b1, (0, pad)),
+                   np.concatenate([w2[:hidden], np.zeros(pad, int), w2[hidden:], np.zeros(pad, int)]), network.b2)
+
+
+def test_a_widened_network_scores_as_the_narrow_one_and_trains_its_new_units():
+    narrow = narrow_network(HIDDEN // 4, seed=4)
+    wide = widened(narrow, seed=1)
+    assert wide.w1.shape == (768, HIDDEN) and len(wide.b1) == HIDDEN and len(wide.w2) == 2 * HIDDEN
+    assert np.any(wide.w1[:, HIDDEN // 4:] != 0), "the added units have input weights to learn with"
+    reference, params = evaluation_array(zero_padded(narrow)), evaluation_array(wide)
+    positions = random_positions(40, seed=9)
+    for i in range(40):
+        position = Position(board_of(positions, i).fen())
+        assert evaluate(position.tab, position.bb, position.st, params) == evaluate(
+            position.tab, position.bb, position.st, reference)
+    gradient = np.zeros_like(dequantize(wide))
+    inputs = active_inputs(positions.board, positions.side)
+    targets = np.full(40, 0.9, dtype=np.float32)
+    loss_and_gradient(dequantize(wide), inputs, targets, np.arange(40), gradient)
+    assert np.any(gradient[V_W2 + HIDDEN // 4:V_W2 + HIDDEN] != 0), "the added units' output weights learn"
+
+
 def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):
     positions = random_positions(400, seed=4)
     settings = NetworkTrainSettings(epochs=4, batch_size=64, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
@@ -176,6 +212,15 @@ def test_train_network_command_errors_and_a_run(tmp_path, engine_env):
     refused = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), "--init",
                           str(bad_init), env=engine_env)
     assert refused.returncode == 2 and str(bad_init) in refused.stderr
+    save_network(narrow_network(HIDDEN // 2, seed=2), tmp_path / "narrow.json")
+    engine = subprocess.run([sys.executable, "-m", "mpcmc_engine"], capture_output=True, text=True, env=engine_env,
+                            input=f"setoption name EvalFile value {tmp_path / 'narrow.json'}\nisready\nquit\n",
+                            timeout=60)
+    assert f"'hidden' is {HIDDEN // 2}" in engine.stdout and "widens" in engine.stdout and "readyok" in engine.stdout
+    wide = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "wide.json"), "--init",
+                       str(tmp_path / "narrow.json"), "--epochs", "1", "--batch-size", "32", env=engine_env)
+    assert wide.returncode == 0, wide.stderr
+    assert load_network(tmp_path / "wide.json").w1.shape == (768, HIDDEN)
     (data / "chunk-00001.npz").write_bytes(b"not a chunk")
     broken = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), env=engine_env)
     assert broken.returncode == 2 and "chunk-00001.npz" in broken.stderr

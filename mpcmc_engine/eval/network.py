@@ -10,7 +10,8 @@ model is that float network.
 A network file is {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB,
 "output_scale": OUTPUT_SCALE, "w1": [INPUTS * HIDDEN integers, input-major], "b1": [...], "w2": [...], "b2": int,
 "provenance": "..."}; every w1, b1, w2 value lies within +-INT16_LIMIT and b2 within +-B2_LIMIT. The loader refuses
-anything else with a ValueError that names the file and the reason.
+anything else with a ValueError that names the file and the reason. The trainer may also read a network of fewer
+hidden units (`narrower=True`), to widen it (mpcmc_engine.training.network_model.widened).
 """
 
 import json
@@ -24,7 +25,7 @@ from mpcmc_engine.eval.network_features import INPUTS
 
 FORMAT = "mpcmc-engine network"
 VERSION = 1
-HIDDEN = 128
+HIDDEN = 256
 QA = 255              # accumulator scale: a float activation of 1.0 is QA
 QB = 64               # output-weight scale
 OUTPUT_SCALE = 400    # centipawns per unit of the float network's output
@@ -36,7 +37,8 @@ SHAPE_FIELDS = {"inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB, "output_
 
 @dataclass
 class Network:
-    """Integer weights: w1 (INPUTS, HIDDEN), b1 (HIDDEN,), w2 (2 * HIDDEN,), all int64; b2 an int."""
+    """Integer weights: w1 (INPUTS, hidden), b1 (hidden,), w2 (2 * hidden,), all int64; b2 an int. The engine
+    evaluates networks of hidden = HIDDEN units."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -63,36 +65,46 @@ def _integers(data, name, length, limit, path) -> np.ndarray:
     return array
 
 
-def network_from_json(data, path) -> Network:
-    """The Network of a parsed network file `data`; raise ValueError naming `path` and the reason when unusable."""
+def network_from_json(data, path, narrower=False) -> Network:
+    """The Network of a parsed network file `data`; raise ValueError naming `path` and the reason when unusable.
+    With `narrower`, a network of 1 to HIDDEN hidden units is accepted (else exactly HIDDEN)."""
     _check(isinstance(data, dict), path, "not a JSON object")
     _check(data.get("format") == FORMAT, path, f"format is {data.get('format')!r}, expected {FORMAT!r}")
     _check(data.get("version") == VERSION, path,
            f"version is {data.get('version')!r}, expected {VERSION}: it was written for another network layout")
     for field, expected in SHAPE_FIELDS.items():
-        _check(data.get(field) == expected, path,
-               f"'{field}' is {data.get(field)!r}; this engine's networks have {field} {expected}")
-    w1 = _integers(data, "w1", INPUTS * HIDDEN, INT16_LIMIT, path).reshape(INPUTS, HIDDEN)
-    b1 = _integers(data, "b1", HIDDEN, INT16_LIMIT, path)
-    w2 = _integers(data, "w2", 2 * HIDDEN, INT16_LIMIT, path)
+        if field != "hidden":
+            _check(data.get(field) == expected, path,
+                   f"'{field}' is {data.get(field)!r}; this engine's networks have {field} {expected}")
+    hidden = data.get("hidden")
+    if narrower:
+        _check(isinstance(hidden, int) and not isinstance(hidden, bool) and 1 <= hidden <= HIDDEN, path,
+               f"'hidden' is {hidden!r}; this engine's networks have 1 to {HIDDEN} hidden units")
+    else:
+        _check(hidden == HIDDEN, path, f"'hidden' is {hidden!r}; this engine's networks have hidden {HIDDEN} "
+                                       "(train-network --init widens a narrower network)")
+    w1 = _integers(data, "w1", INPUTS * hidden, INT16_LIMIT, path).reshape(INPUTS, hidden)
+    b1 = _integers(data, "b1", hidden, INT16_LIMIT, path)
+    w2 = _integers(data, "w2", 2 * hidden, INT16_LIMIT, path)
     b2 = data.get("b2")
     _check(isinstance(b2, int) and not isinstance(b2, bool) and abs(b2) <= B2_LIMIT, path,
            f"'b2' must be an integer within +-{B2_LIMIT}")
     return Network(w1, b1, w2, int(b2), str(data.get("provenance", "")))
 
 
-def load_network(path) -> Network:
-    """Read and validate a network file; raise ValueError naming the file and the reason when it is unusable."""
+def load_network(path, narrower=False) -> Network:
+    """Read and validate a network file (of HIDDEN hidden units, or 1 to HIDDEN with `narrower`); raise ValueError
+    naming the file and the reason when it is unusable."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
         raise ValueError(f"network file {path}: cannot be read as JSON: {error}") from None
-    return network_from_json(data, path)
+    return network_from_json(data, path, narrower)
 
 
 def save_network(network: Network, path) -> None:
     """Write `network` as a network file, atomically (temporary file, then rename)."""
-    data = {"format": FORMAT, "version": VERSION, **SHAPE_FIELDS,
+    data = {"format": FORMAT, "version": VERSION, **SHAPE_FIELDS, "hidden": len(network.b1),
             "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)],
             "b1": [int(v) for v in network.b1], "w2": [int(v) for v in network.w2], "b2": int(network.b2),
             "provenance": network.provenance}

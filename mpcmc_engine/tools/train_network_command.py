@@ -23,7 +23,9 @@ def configure(parser) -> None:
                              "%(default)s)")
     parser.add_argument("--validation", type=float, default=0.02, help="held-out share (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--init", metavar="FILE", help="start from this network file (default: random weights)")
+    parser.add_argument("--init", metavar="FILE",
+                        help="start from this network file (default: random weights); a network of fewer hidden "
+                             "units is widened: its units kept, the added ones with output weights 0")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.npz")
     parser.add_argument("--curve", metavar="FILE.png", help="learning curve (PNG, and CSV beside it)")
 
@@ -39,7 +41,7 @@ def run(args) -> int:
     from mpcmc_engine.eval.network import load_network
     from mpcmc_engine.training.curve import write_curve_csv
     from mpcmc_engine.training.network_curve import plot_network_curve
-    from mpcmc_engine.training.network_model import dequantize, initial_vector
+    from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
     from mpcmc_engine.training.network_trainer import checkpoint_file, train_network
     from mpcmc_engine.training.position_data import load_positions
 
@@ -53,7 +55,8 @@ def run(args) -> int:
                                     args.seed)
     try:
         positions = load_positions(*args.data)
-        initial = dequantize(load_network(args.init)) if args.init else initial_vector(args.seed)
+        initial = dequantize(widened(load_network(args.init, narrower=True), args.seed)) if args.init \
+            else initial_vector(args.seed)
     except ValueError as error:
         return _error(str(error))
     print(f"{len(positions)} positions from {', '.join(args.data)}", flush=True)

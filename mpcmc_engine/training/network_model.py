@@ -38,6 +38,21 @@ def initial_vector(seed: int) -> np.ndarray:
     return vector
 
 
+def widened(network: Network, seed: int) -> Network:
+    """`network` (1 to HIDDEN hidden units) with HIDDEN units: its own units unchanged, the added ones with input
+    weights ~ N(0, 0.1), b1 0.25 (as initial_vector's) and output weights 0, so that it scores every position as
+    `network` does."""
+    hidden = len(network.b1)
+    added = HIDDEN - hidden
+    rng = np.random.default_rng(seed)
+    w1 = np.concatenate([np.asarray(network.w1, dtype=np.int64).reshape(INPUTS, hidden),
+                         np.rint(rng.normal(0.0, 0.1, (INPUTS, added)) * QA).astype(np.int64)], axis=1)
+    b1 = np.concatenate([np.asarray(network.b1, dtype=np.int64), np.full(added, round(0.25 * QA), dtype=np.int64)])
+    w2 = np.asarray(network.w2, dtype=np.int64)
+    zeros = np.zeros(added, dtype=np.int64)
+    return Network(w1, b1, np.concatenate([w2[:hidden], zeros, w2[hidden:], zeros]), network.b2, network.provenance)
+
+
 def quantize(vector: np.ndarray, provenance: str) -> Network:
     """The engine's integer Network nearest to the float `vector` (values clipped to the file's bounds)."""
     def scaled(part, scale, limit):
