@@ -138,7 +138,12 @@ def test_sprt_stops_early(tmp_path, capsys):
                  "--concurrency", "2", "--sprt", "0,10,0.05,0.05") == 0
     out = capsys.readouterr().out
     assert "H1 accepted" in out
-    assert 2 * SPRT_MIN_PAIRS <= len(read_games(pgn)) < 60
+    played = len(read_games(pgn))
+    assert 2 * SPRT_MIN_PAIRS <= played < 60
+    assert match(pgn, "--engine", fake("good"), "--name", "weak", "--nodes", "2000", "--games", "60",
+                 "--concurrency", "2", "--sprt", "0,10,0.05,0.05") == 0
+    assert len(read_games(pgn)) == played, "a decided SPRT, resumed, plays no more games"
+    assert capsys.readouterr().out.splitlines()[-1] == out.splitlines()[-1]
 
 
 @pytest.mark.parametrize("mode, limit, termination, reason", [

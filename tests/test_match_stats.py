@@ -121,6 +121,23 @@ def test_sprt_takes_no_decision_on_a_few_pairs():
     assert sprt.decision(sprt.llr((0, 0, 0, 0, SPRT_MIN_PAIRS), PENTANOMIAL_VALUES), SPRT_MIN_PAIRS) == "H1"
 
 
+def test_the_sprt_decision_is_kept_from_the_game_that_reached_the_bound():
+    """Games added after the decision (those still in play when it was taken) change the LLR, not the decision,
+    and the report gives both LLRs."""
+    sprt = Sprt.parse("0,10,0.05,0.05")
+    tally = Tally()
+    for index in range(2 * SPRT_MIN_PAIRS):
+        tally.add(index, 1.0, sprt)
+        assert (tally.decision is None) == (index < 2 * SPRT_MIN_PAIRS - 1)
+    assert tally.decision.hypothesis == "H1" and tally.decision.games == 2 * SPRT_MIN_PAIRS
+    for index in range(2 * SPRT_MIN_PAIRS, 4 * SPRT_MIN_PAIRS):
+        tally.add(index, 0.0, sprt)
+    assert abs(tally.sprt_llr(sprt)) < 0.1 and tally.decision.hypothesis == "H1"
+    report = tally.report(("a", "b"), sprt)[-1]
+    assert f"LLR {tally.decision.llr:.2f} (bounds -2.94, 2.94) after {2 * SPRT_MIN_PAIRS} games: H1 accepted" in report
+    assert report.endswith(f"; LLR {tally.sprt_llr(sprt):.2f} with the {2 * SPRT_MIN_PAIRS} games then in play")
+
+
 @pytest.mark.parametrize("text", ["0,5", "5,0,0.05,0.05", "0,5,1.5,0.05", "a,b,c,d"])
 def test_sprt_parse_rejects(text):
     with pytest.raises(ValueError):

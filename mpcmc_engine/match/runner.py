@@ -178,7 +178,7 @@ def resumed_tally(plan: MatchPlan, games: list) -> Tally:
         if index < plan.games and index not in tally:
             points = plan.engine1_points(index, game.result)
             if points is not None:
-                tally.add(index, points)
+                tally.add(index, points, plan.sprt)
     return tally
 
 
@@ -192,15 +192,15 @@ def check_engines_start(plan: MatchPlan) -> None:
 
 
 def run_match(plan: MatchPlan, show_progress: bool = True):
-    """Play the games of `plan` not yet in its PGN file; return (tally, SPRT decision or None).
+    """Play the games of `plan` not yet in its PGN file (none once the SPRT has decided, also when resumed); return
+    the tally (with the SPRT's decision when one was taken).
 
     On KeyboardInterrupt the games in progress are dropped (never written) and the interrupt propagates."""
     match_file = open_match_file(plan) if plan.pgn_path is not None else None
     tally = resumed_tally(plan, match_file.games if match_file else [])
-    decision = tally.sprt_decision(plan.sprt) if plan.sprt else None
     pending = [index for index in range(plan.games) if index not in tally]
-    if decision or not pending:
-        return tally, decision
+    if tally.decision or not pending:
+        return tally
     check_engines_start(plan)
     jobs: queue.Queue = queue.Queue()
     finished: queue.Queue = queue.Queue()
@@ -240,16 +240,14 @@ def run_match(plan: MatchPlan, show_progress: bool = True):
                 raise record
             if match_file is not None:
                 match_file.append(game_pgn(record, plan.headers(index)))
-            tally.add(index, plan.engine1_points(index, record.result))
+            tally.add(index, plan.engine1_points(index, record.result), plan.sprt)
             progress.update(1)
             progress.set_postfix_str(tally.elo_text())
-            if plan.sprt and decision is None:
-                decision = tally.sprt_decision(plan.sprt)
-                if decision:
-                    stop.set()
+            if tally.decision:
+                stop.set()
     finally:
         stop.set()
         progress.close()
         for worker in workers:
             worker.close()
-    return tally, decision
+    return tally

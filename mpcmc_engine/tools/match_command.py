@@ -129,7 +129,7 @@ def run(args) -> int:
     """Play the match and print the report on stdout; return 0, or 1 when it cannot run, 130 on Ctrl-C."""
     try:
         plan = plan_from(args)
-        tally, decision = run_match(plan, show_progress=not args.quiet)
+        tally = run_match(plan, show_progress=not args.quiet)
     except (ValueError, OSError, MatchError) as error:
         print(f"mpcmc-engine match: error: {error}", file=sys.stderr)
         return 1
@@ -137,5 +137,5 @@ def run(args) -> int:
         print("mpcmc-engine match: interrupted; finished games are in the PGN file, rerun to resume",
               file=sys.stderr)
         return 130
-    print("\n".join(tally.report(plan.names, plan.sprt, decision)))
+    print("\n".join(tally.report(plan.names, plan.sprt)))
     return 0
