@@ -32,7 +32,7 @@ OUTPUT_SCALE = 400    # centipawns per unit of the float network's output
 INT16_LIMIT = 32767
 B2_LIMIT = 2 ** 31 - 1
 SHIPPED_NETWORK_PATH = Path(__file__).resolve().parent / "weights" / "network.json"  # EvalFile <network>
-SHAPE_FIELDS = {"inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE}
+SHAPE_FIELDS = {"inputs": INPUTS, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE}  # every file's; "hidden" is its own
 
 
 @dataclass
@@ -73,9 +73,8 @@ def network_from_json(data, path, narrower=False) -> Network:
     _check(data.get("version") == VERSION, path,
            f"version is {data.get('version')!r}, expected {VERSION}: it was written for another network layout")
     for field, expected in SHAPE_FIELDS.items():
-        if field != "hidden":
-            _check(data.get(field) == expected, path,
-                   f"'{field}' is {data.get(field)!r}; this engine's networks have {field} {expected}")
+        _check(data.get(field) == expected, path,
+               f"'{field}' is {data.get(field)!r}; this engine's networks have {field} {expected}")
     hidden = data.get("hidden")
     if narrower:
         _check(isinstance(hidden, int) and not isinstance(hidden, bool) and 1 <= hidden <= HIDDEN, path,
@@ -104,7 +103,7 @@ def load_network(path, narrower=False) -> Network:
 
 def save_network(network: Network, path) -> None:
     """Write `network` as a network file, atomically (temporary file, then rename)."""
-    data = {"format": FORMAT, "version": VERSION, **SHAPE_FIELDS, "hidden": len(network.b1),
+    data = {"format": FORMAT, "version": VERSION, "hidden": len(network.b1), **SHAPE_FIELDS,
             "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)],
             "b1": [int(v) for v in network.b1], "w2": [int(v) for v in network.w2], "b2": int(network.b2),
             "provenance": network.provenance}

@@ -50,8 +50,9 @@ class Tally:
         on the complete pairs and keep its decision (SprtDecision) if it takes one."""
         self.points[game_index] = points
         if sprt is not None and self.decision is None:
-            llr = self.sprt_llr(sprt)
-            hypothesis = sprt.decision(llr, sum(self.pentanomial()))
+            counts = self.pentanomial()
+            llr = sprt.llr(counts, PENTANOMIAL_VALUES)
+            hypothesis = sprt.decision(llr, sum(counts))
             if hypothesis:
                 self.decision = SprtDecision(hypothesis, llr, len(self.points))
 
