@@ -19,7 +19,7 @@ from mpcmc_engine.eval.network import (
     HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
 )
 from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
-from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, bucket_flip, input_index
+from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, OUTPUT_BUCKETS, bucket_flip, input_index
 from mpcmc_engine.search.constants import MATE_BOUND
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
@@ -31,7 +31,8 @@ def random_network(seed=3, scale=60):
     """A network with random weights of a size where activations are often clipped both ways."""
     rng = np.random.default_rng(seed)
     return Network(rng.integers(-scale, scale + 1, (INPUTS, HIDDEN)), rng.integers(-scale, 2 * scale, HIDDEN),
-                   rng.integers(-127, 128, 2 * HIDDEN), int(rng.integers(-5000, 5000)), "random")
+                   rng.integers(-127, 128, (OUTPUT_BUCKETS, 2 * HIDDEN)), rng.integers(-5000, 5000, OUTPUT_BUCKETS),
+                   "random")
 
 
 # Games that exercise every kind of accumulator change: castling both ways (kings crossing buckets or not), en
@@ -154,10 +155,12 @@ def test_input_indices_by_hand():
 
 
 def test_a_network_computed_by_hand():
-    """Two hidden units, two inputs used: the output follows the formula in eval/network.py."""
+    """Two hidden units, two inputs used: the output follows the formula in eval/network.py, with the output layer
+    of the position's bucket (3 pieces: bucket 0; the other buckets' layers would give other scores)."""
     w1 = np.zeros((INPUTS, HIDDEN), dtype=np.int64)
     b1 = np.zeros(HIDDEN, dtype=np.int64)
-    w2 = np.zeros(2 * HIDDEN, dtype=np.int64)
+    w2 = np.full((OUTPUT_BUCKETS, 2 * HIDDEN), 7, dtype=np.int64)
+    w2[0] = 0
     # white king e1, black king e8, white queen d1: from white's view the queen is own (d1 = 3), no mirror;
     # from black's view it is the other side's, vertically flipped (d8 = 59), no mirror (black king e8).
     queen_white_view = input_index(WHITE, bucket_flip(WHITE, 4), WHITE * 8 + QUEEN, 3)
@@ -165,10 +168,11 @@ def test_a_network_computed_by_hand():
     w1[queen_white_view, 0] = 200     # own queen: unit 0 at 200 (below QA)
     w1[queen_black_view, 1] = 400     # enemy queen: unit 1 at 400, clipped to QA = 255
     b1[0] = 10
-    w2[0] = 3                         # side to move's unit 0
-    w2[HIDDEN + 1] = -2               # other side's unit 1
-    w2[1] = 5                         # side to move's unit 1
-    network = Network(w1, b1, w2, 1000)
+    w2[0, 0] = 3                      # side to move's unit 0
+    w2[0, HIDDEN + 1] = -2            # other side's unit 1
+    w2[0, 1] = 5                      # side to move's unit 1
+    b2 = np.arange(OUTPUT_BUCKETS, dtype=np.int64) * 500 + 1000
+    network = Network(w1, b1, w2, b2)
     params = evaluation_array(network)
     white = Position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
     # white to move: own view units (210, 0+b1[1]=0), other (black) view units (10, 255)
@@ -181,16 +185,41 @@ def test_a_network_computed_by_hand():
     assert evaluate(black.tab, black.bb, black.st, params) == int(expected_out * OUTPUT_SCALE / (QA * QB))
 
 
+def test_the_output_bucket_follows_the_piece_count():
+    """Each bucket's own b2 (all output weights 0): 1-4 pieces bucket 0, 5-8 bucket 1, ..., 29-32 bucket 7, the
+    same from scratch and incrementally across a capture that changes the bucket."""
+    b2 = np.arange(1, OUTPUT_BUCKETS + 1, dtype=np.int64) * QA * QB  # bucket k scores (k + 1) * OUTPUT_SCALE
+    network = Network(np.zeros((INPUTS, HIDDEN), dtype=np.int64), np.zeros(HIDDEN, dtype=np.int64),
+                      np.zeros((OUTPUT_BUCKETS, 2 * HIDDEN), dtype=np.int64), b2)
+    params = evaluation_array(network)
+    for fen, bucket in [("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0), ("4k3/8/8/8/8/8/8/R2QK3 w - - 0 1", 0),
+                        ("4k3/8/8/8/8/8/8/RB1QK3 w - - 0 1", 1), (chess.STARTING_FEN, 7),
+                        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QK2R w KQkq - 0 1", 7),
+                        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN2K2R w KQkq - 0 1", 6)]:
+        position = Position(fen)
+        assert evaluate(position.tab, position.bb, position.st, params) == (bucket + 1) * OUTPUT_SCALE, fen
+    # 5 pieces, then a capture leaves 4: bucket 1, then 0 (the accumulators carried incrementally)
+    position = Position("4k3/8/8/3r4/8/8/8/R2QK3 w - - 0 1")
+    acc = np.zeros(2 * PLY_SLOTS, dtype=np.int64)
+    refresh_root(position.bb, position.st, params, acc, 0)
+    assert network_score(position.bb, position.st, params, acc, 0, 0) == 2 * OUTPUT_SCALE
+    move = position.parse_uci("d1d5")
+    record_move(position.st, acc, 0, 0, move)
+    position.push(move)
+    assert network_score(position.bb, position.st, params, acc, 0, 1) == OUTPUT_SCALE
+
+
 def test_network_file_round_trip_and_refusals(tmp_path):
     network = random_network()
     path = tmp_path / "net.json"
     save_network(network, path)
     loaded = load_network(path)
     assert np.array_equal(loaded.w1, network.w1) and np.array_equal(loaded.w2, network.w2)
-    assert loaded.b2 == network.b2
+    assert np.array_equal(loaded.b2, network.b2)
     data = json.loads(path.read_text())
     for field, value, reason in [("hidden", 2 * HIDDEN, f"'hidden' is {2 * HIDDEN}"), ("hidden", HIDDEN // 2, "widens"),
-                                 ("version", 99, "version is 99"),
+                                 ("version", 99, "version is 99"), ("version", 1, "converts a version-1 network"),
+                                 ("output_buckets", 4, "'output_buckets' is 4"), ("b2", 7, "'b2' is missing"),
                                  ("b1", [0] * 3, "'b1' has 3 values"), ("format", "x", "format is 'x'")]:
         broken = dict(data, **{field: value})
         bad = tmp_path / f"bad-{field}.json"
@@ -305,8 +334,9 @@ def test_a_static_evaluation_beyond_the_mate_scores_never_reads_as_a_mate():
     """A network whose every output lies far beyond the mate scores (all of the side to move's units saturated at
     the largest output weight): the search clamps its static evaluation below MATE_BOUND, so it reports no mate,
     and still plays a legal move."""
-    w2 = np.concatenate([np.full(HIDDEN, INT16_LIMIT), np.zeros(HIDDEN)]).astype(np.int64)
-    network = Network(np.zeros((INPUTS, HIDDEN), dtype=np.int64), np.full(HIDDEN, QA, dtype=np.int64), w2, 0)
+    w2 = np.tile(np.concatenate([np.full(HIDDEN, INT16_LIMIT), np.zeros(HIDDEN)]), (OUTPUT_BUCKETS, 1)).astype(np.int64)
+    network = Network(np.zeros((INPUTS, HIDDEN), dtype=np.int64), np.full(HIDDEN, QA, dtype=np.int64), w2,
+                      np.zeros(OUTPUT_BUCKETS, dtype=np.int64))
     position = Position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
     assert evaluate(position.tab, position.bb, position.st, evaluation_array(network)) > 10 * MATE_BOUND
     searcher = Searcher(hash_mb=4)

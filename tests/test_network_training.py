@@ -1,6 +1,7 @@
 """The network trainer: gradients against finite differences, the float model against the engine's integer network,
 learning, checkpoint and resume, generation of labelled positions, and the commands' error paths."""
 
+import json
 import random
 import signal
 import subprocess
@@ -15,12 +16,14 @@ from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
-    HIDDEN, OUTPUT_SCALE, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
+    FORMAT, HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
 )
+from mpcmc_engine.eval.network_features import OUTPUT_BUCKETS, output_bucket
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.network_model import (
-    LOGISTIC, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector, loss_and_gradient, network_outputs,
-    network_row_of, network_values_and_gradients, output_gradients, quantize, widened,
+    LOGISTIC, MAX_PIECES, OUTPUT_WIDTH, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector,
+    loss_and_gradient, network_outputs, network_row_of, network_values_and_gradients, output_gradients, quantize,
+    widened,
 )
 from mpcmc_engine.training.network_trainer import (
     NetworkTrainSettings, TrainerCheckpoint, checkpoint_file, save_trainer_checkpoint, train_network,
@@ -61,16 +64,41 @@ def board_of(positions, i):
     return board
 
 
+def bucket_of(row):
+    """The output bucket of a position's inputs row (its side to move's view has an input for every piece)."""
+    return output_bucket(int(np.count_nonzero(row[:MAX_PIECES] >= 0)))
+
+
+def output_slots(row):
+    """(index of b2, index of the first output weight) in the vector for the output bucket of an inputs row."""
+    bucket = bucket_of(row)
+    return V_B2 + bucket, V_W2 + bucket * OUTPUT_WIDTH
+
+
+def varied_vector(seed):
+    """initial_vector(seed) with every bucket's output layer made different."""
+    vector = initial_vector(seed)
+    rng = np.random.default_rng(seed)
+    vector[V_W2:] += rng.normal(0.0, 0.05, len(vector) - V_W2).astype(np.float32)
+    return vector
+
+
 def test_minibatch_gradient_against_finite_differences():
     positions = random_positions(12)
     inputs = active_inputs(positions.board, positions.side)
     targets = np.linspace(0.1, 0.9, 12).astype(np.float32)
-    vector = initial_vector(3)
+    vector = varied_vector(3)
     rows = np.arange(12, dtype=np.int64)
     gradient = np.zeros_like(vector)
     loss_and_gradient(vector, inputs, targets, rows, gradient)
     first_row = V_W1 + int(inputs[0, 0]) * HIDDEN
-    for index in [V_B2, V_W2 + 3, V_W2 + 200, V_B1 + 5, first_row + 7, first_row + 100]:
+    b2, w2 = output_slots(inputs[0])
+    used = {bucket_of(row) for row in inputs}
+    assert len(used) > 1, "the positions span several output buckets"
+    for bucket in range(OUTPUT_BUCKETS):
+        layer = gradient[V_W2 + bucket * OUTPUT_WIDTH:V_W2 + (bucket + 1) * OUTPUT_WIDTH]
+        assert np.any(layer != 0) == (bucket in used) and (gradient[V_B2 + bucket] != 0) == (bucket in used)
+    for index in [b2, w2 + 3, w2 + 200, V_B1 + 5, first_row + 7, first_row + 100]:
         shifted = []
         for step in (2e-3, -2e-3):  # small enough to cross no clipping point of the activations
             probe = vector.copy()
@@ -83,10 +111,11 @@ def test_minibatch_gradient_against_finite_differences():
 def test_output_gradients_against_finite_differences():
     positions = random_positions(3, seed=2)
     inputs = active_inputs(positions.board, positions.side)
-    vector = initial_vector(4)
+    vector = varied_vector(4)
     gradients = np.zeros((3, len(vector)), dtype=np.float32)
     output_gradients(gradients, vector, inputs)
-    for index in [V_B2, V_W2 + 10, V_B1 + 20, V_W1 + int(inputs[1, 3]) * HIDDEN + 9]:
+    b2, w2 = output_slots(inputs[1])
+    for index in [b2, w2 + 10, V_B1 + 20, V_W1 + int(inputs[1, 3]) * HIDDEN + 9]:
         probe = vector.copy()
         probe[index] += 1e-2
         numeric = (network_outputs(probe, inputs) - network_outputs(vector, inputs)) / 1e-2
@@ -94,8 +123,9 @@ def test_output_gradients_against_finite_differences():
 
 
 def test_the_float_model_and_the_engine_agree():
-    """The quantized network in the engine scores what the float model computes, up to rounding."""
-    vector = initial_vector(5)
+    """The quantized network in the engine scores what the float model computes, up to rounding, in every output
+    bucket the positions reach."""
+    vector = varied_vector(5)
     network = quantize(vector, "test")
     params = evaluation_array(network)
     positions = random_positions(30, seed=3)
@@ -110,7 +140,8 @@ def narrow_network(hidden, seed):
     """A random network of `hidden` units (fewer than the engine's)."""
     rng = np.random.default_rng(seed)
     return Network(rng.integers(-60, 60, (768, hidden)), rng.integers(-40, 120, hidden),
-                   rng.integers(-127, 128, 2 * hidden), int(rng.integers(-5000, 5000)), "narrow")
+                   rng.integers(-127, 128, (OUTPUT_BUCKETS, 2 * hidden)), rng.integers(-5000, 5000, OUTPUT_BUCKETS),
+                   "narrow")
 
 
 def zero_padded(network):
@@ -118,14 +149,15 @@ def zero_padded(network):
     hidden = len(network.b1)
     pad = HIDDEN - hidden
     w2 = np.asarray(network.w2)
+    zeros = np.zeros((OUTPUT_BUCKETS, pad), int)
     return Network(np.pad(network.w1, ((0, 0), (0, pad))), np.pad(network.b1, (0, pad)),
-                   np.concatenate([w2[:hidden], np.zeros(pad, int), w2[hidden:], np.zeros(pad, int)]), network.b2)
+                   np.concatenate([w2[:, :hidden], zeros, w2[:, hidden:], zeros], axis=1), network.b2)
 
 
 def test_a_widened_network_scores_as_the_narrow_one_and_trains_its_new_units():
     narrow = narrow_network(HIDDEN // 4, seed=4)
     wide = widened(narrow, seed=1)
-    assert wide.w1.shape == (768, HIDDEN) and len(wide.b1) == HIDDEN and len(wide.w2) == 2 * HIDDEN
+    assert wide.w1.shape == (768, HIDDEN) and len(wide.b1) == HIDDEN and wide.w2.shape == (OUTPUT_BUCKETS, 2 * HIDDEN)
     assert np.any(wide.w1[:, HIDDEN // 4:] != 0), "the added units have input weights to learn with"
     reference, params = evaluation_array(zero_padded(narrow)), evaluation_array(wide)
     positions = random_positions(40, seed=9)
@@ -137,7 +169,25 @@ def test_a_widened_network_scores_as_the_narrow_one_and_trains_its_new_units():
     inputs = active_inputs(positions.board, positions.side)
     targets = np.full(40, 0.9, dtype=np.float32)
     loss_and_gradient(dequantize(wide), inputs, targets, np.arange(40), gradient)
-    assert np.any(gradient[V_W2 + HIDDEN // 4:V_W2 + HIDDEN] != 0), "the added units' output weights learn"
+    layers = gradient[V_W2:V_B2].reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH)
+    assert np.any(layers[:, HIDDEN // 4:HIDDEN] != 0), "the added units' output weights learn"
+
+
+def test_a_version_1_network_is_read_by_the_trainer_with_its_output_layer_in_every_bucket(tmp_path):
+    """A file of the layout before output buckets (version 1: one output layer, b2 an integer) is refused by the
+    engine's loader, naming the conversion, and read by the trainer's (`older`) with that layer in every bucket."""
+    narrow = narrow_network(HIDDEN // 2, seed=3)
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps({
+        "format": FORMAT, "version": 1, "inputs": 768, "hidden": HIDDEN // 2, "qa": QA, "qb": QB,
+        "output_scale": OUTPUT_SCALE, "w1": narrow.w1.reshape(-1).tolist(), "b1": narrow.b1.tolist(),
+        "w2": narrow.w2[0].tolist(), "b2": int(narrow.b2[0]), "provenance": "v1"}))
+    with pytest.raises(ValueError, match="converts a version-1 network"):
+        load_network(path)
+    read = load_network(path, older=True)
+    assert np.array_equal(read.w1, narrow.w1) and np.array_equal(read.b1, narrow.b1)
+    assert np.array_equal(read.w2, np.tile(narrow.w2[0], (OUTPUT_BUCKETS, 1)))
+    assert np.array_equal(read.b2, np.full(OUTPUT_BUCKETS, narrow.b2[0])) and read.provenance == "v1"
 
 
 def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):
@@ -269,7 +319,8 @@ def test_each_td_method_on_the_network_against_finite_differences(method):
     updated, errors = game_update(method, vector, record, lam, alpha, NETWORK)
     assert np.allclose(errors, differences)
     active = int(record.played[0][0])
-    for index in [V_B2, V_W2 + 5, V_W2 + HIDDEN + 9, V_B1 + 17, V_W1 + active * HIDDEN + 3]:
+    b2, w2 = output_slots(record.played[0])
+    for index in [b2, w2 + 5, w2 + HIDDEN + 9, V_B1 + 17, V_W1 + active * HIDDEN + 3]:
         shifted = []
         for step in (1e-2, -1e-2):
             probe = vector.copy()
@@ -328,7 +379,8 @@ def test_the_td_trainer_learns_the_network_and_resumes_exactly(tmp_path):
                                                                                               "parts.json")]
     assert np.array_equal(vectors[0].vector, vectors[1].vector)
     assert np.array_equal(vectors[0].average_sum, vectors[1].average_sum)
-    assert np.array_equal(whole.w1, resumed.w1) and np.array_equal(whole.w2, resumed.w2) and whole.b2 == resumed.b2
+    assert np.array_equal(whole.w1, resumed.w1) and np.array_equal(whole.w2, resumed.w2)
+    assert np.array_equal(whole.b2, resumed.b2)
     assert not np.array_equal(vectors[0].vector, dequantize(initial))
     with pytest.raises(ValueError, match="not of the trained kind"):
         train(pgn_settings(tmp_path, "x.json", 2, model="linear"), initial)

@@ -2,16 +2,19 @@
 
 The network (NNUE style, inputs in mpcmc_engine.eval.network_features): for each view v (side to move s, other o)
 an accumulator acc_v = b1 + sum of the rows w1[i] of v's active inputs i (HIDDEN units, shared weights), clipped to
-[0, QA]; the output out = b2 + clip(acc_s) . w2[:HIDDEN] + clip(acc_o) . w2[HIDDEN:], and the score in centipawns
-for the side to move is out * OUTPUT_SCALE / (QA * QB), truncated toward zero. A float network with weights
-w1 / QA, b1 / QA, w2 / QB, b2 / (QA * QB) and clip to [0, 1] computes the same score (up to rounding): the trainer's
-model is that float network.
+[0, QA]; the output layer is chosen by the number of pieces on the board (its *output bucket*, network_features.
+output_bucket): out = b2[k] + clip(acc_s) . w2[k, :HIDDEN] + clip(acc_o) . w2[k, HIDDEN:], and the score in
+centipawns for the side to move is out * OUTPUT_SCALE / (QA * QB), truncated toward zero. A float network with
+weights w1 / QA, b1 / QA, w2 / QB, b2 / (QA * QB) and clip to [0, 1] computes the same score (up to rounding): the
+trainer's model is that float network.
 
-A network file is {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": HIDDEN, "qa": QA, "qb": QB,
-"output_scale": OUTPUT_SCALE, "w1": [INPUTS * HIDDEN integers, input-major], "b1": [...], "w2": [...], "b2": int,
-"provenance": "..."}; every w1, b1, w2 value lies within +-INT16_LIMIT and b2 within +-B2_LIMIT. The loader refuses
-anything else with a ValueError that names the file and the reason. The trainer may also read a network of fewer
-hidden units (`narrower=True`), to widen it (mpcmc_engine.training.network_model.widened).
+A network file is {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": HIDDEN, "output_buckets":
+OUTPUT_BUCKETS, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE, "w1": [INPUTS * HIDDEN integers, input-major],
+"b1": [HIDDEN], "w2": [OUTPUT_BUCKETS * 2 * HIDDEN, bucket-major], "b2": [OUTPUT_BUCKETS], "provenance": "..."};
+every w1, b1, w2 value lies within +-INT16_LIMIT and every b2 within +-B2_LIMIT. The loader refuses anything else
+with a ValueError that names the file and the reason. The trainer may also read an *older* network
+(`older=True`): one of fewer hidden units, to widen it (mpcmc_engine.training.network_model.widened), or a file of
+version 1 (one output layer for every position), read as the same output layer in every bucket.
 """
 
 import json
@@ -21,10 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from mpcmc_engine.atomic_files import write_text_atomically
-from mpcmc_engine.eval.network_features import INPUTS
+from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS
 
 FORMAT = "mpcmc-engine network"
-VERSION = 1
+VERSION = 2           # 1: a single output layer (no output buckets)
 HIDDEN = 256
 QA = 255              # accumulator scale: a float activation of 1.0 is QA
 QB = 64               # output-weight scale
@@ -33,17 +36,18 @@ INT16_LIMIT = 32767
 B2_LIMIT = 2 ** 31 - 1
 SHIPPED_NETWORK_PATH = Path(__file__).resolve().parent / "weights" / "network.json"  # EvalFile <network>
 SHAPE_FIELDS = {"inputs": INPUTS, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE}  # every file's; "hidden" is its own
+OLDER_VERSION = 1     # read with older=True: its single output layer stands in every bucket
 
 
 @dataclass
 class Network:
-    """Integer weights: w1 (INPUTS, hidden), b1 (hidden,), w2 (2 * hidden,), all int64; b2 an int. The engine
-    evaluates networks of hidden = HIDDEN units."""
+    """Integer weights, all int64: w1 (INPUTS, hidden), b1 (hidden,), w2 (OUTPUT_BUCKETS, 2 * hidden), b2
+    (OUTPUT_BUCKETS,). The engine evaluates networks of hidden = HIDDEN units."""
 
     w1: np.ndarray
     b1: np.ndarray
     w2: np.ndarray
-    b2: int
+    b2: np.ndarray
     provenance: str = ""
 
 
@@ -65,46 +69,58 @@ def _integers(data, name, length, limit, path) -> np.ndarray:
     return array
 
 
-def network_from_json(data, path, narrower=False) -> Network:
+def network_from_json(data, path, older=False) -> Network:
     """The Network of a parsed network file `data`; raise ValueError naming `path` and the reason when unusable.
-    With `narrower`, a network of 1 to HIDDEN hidden units is accepted (else exactly HIDDEN)."""
+    With `older`, a file of version OLDER_VERSION (its output layer copied to every bucket) or of 1 to HIDDEN hidden
+    units is accepted too (else exactly VERSION and HIDDEN)."""
     _check(isinstance(data, dict), path, "not a JSON object")
     _check(data.get("format") == FORMAT, path, f"format is {data.get('format')!r}, expected {FORMAT!r}")
-    _check(data.get("version") == VERSION, path,
-           f"version is {data.get('version')!r}, expected {VERSION}: it was written for another network layout")
-    for field, expected in SHAPE_FIELDS.items():
+    version = data.get("version")
+    convertible = older and version == OLDER_VERSION
+    _check(version == VERSION or convertible, path,
+           f"version is {version!r}, expected {VERSION}: it was written for another network layout"
+           + (" (train-network --init converts a version-1 network)" if version == OLDER_VERSION else ""))
+    shape = SHAPE_FIELDS if convertible else dict(SHAPE_FIELDS, output_buckets=OUTPUT_BUCKETS)
+    for field, expected in shape.items():
         _check(data.get(field) == expected, path,
                f"'{field}' is {data.get(field)!r}; this engine's networks have {field} {expected}")
     hidden = data.get("hidden")
-    if narrower:
+    if older:
         _check(isinstance(hidden, int) and not isinstance(hidden, bool) and 1 <= hidden <= HIDDEN, path,
                f"'hidden' is {hidden!r}; this engine's networks have 1 to {HIDDEN} hidden units")
     else:
         _check(hidden == HIDDEN, path, f"'hidden' is {hidden!r}; this engine's networks have hidden {HIDDEN} "
                                        "(train-network --init widens a narrower network)")
+    buckets = 1 if convertible else OUTPUT_BUCKETS
     w1 = _integers(data, "w1", INPUTS * hidden, INT16_LIMIT, path).reshape(INPUTS, hidden)
     b1 = _integers(data, "b1", hidden, INT16_LIMIT, path)
-    w2 = _integers(data, "w2", 2 * hidden, INT16_LIMIT, path)
-    b2 = data.get("b2")
-    _check(isinstance(b2, int) and not isinstance(b2, bool) and abs(b2) <= B2_LIMIT, path,
-           f"'b2' must be an integer within +-{B2_LIMIT}")
-    return Network(w1, b1, w2, int(b2), str(data.get("provenance", "")))
+    w2 = _integers(data, "w2", buckets * 2 * hidden, INT16_LIMIT, path).reshape(buckets, 2 * hidden)
+    if convertible:
+        b2 = data.get("b2")
+        _check(isinstance(b2, int) and not isinstance(b2, bool) and abs(b2) <= B2_LIMIT, path,
+               f"'b2' must be an integer within +-{B2_LIMIT}")
+        b2 = np.array([b2], dtype=np.int64)
+    else:
+        b2 = _integers(data, "b2", buckets, B2_LIMIT, path)
+    return Network(w1, b1, np.repeat(w2, OUTPUT_BUCKETS // buckets, axis=0),
+                   np.repeat(b2, OUTPUT_BUCKETS // buckets), str(data.get("provenance", "")))
 
 
-def load_network(path, narrower=False) -> Network:
-    """Read and validate a network file (of HIDDEN hidden units, or 1 to HIDDEN with `narrower`); raise ValueError
-    naming the file and the reason when it is unusable."""
+def load_network(path, older=False) -> Network:
+    """Read and validate a network file (network_from_json: this version and HIDDEN hidden units, or an older
+    network with `older`); raise ValueError naming the file and the reason when it is unusable."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
         raise ValueError(f"network file {path}: cannot be read as JSON: {error}") from None
-    return network_from_json(data, path, narrower)
+    return network_from_json(data, path, older)
 
 
 def save_network(network: Network, path) -> None:
     """Write `network` as a network file, atomically (temporary file, then rename)."""
-    data = {"format": FORMAT, "version": VERSION, "hidden": len(network.b1), **SHAPE_FIELDS,
-            "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)],
-            "b1": [int(v) for v in network.b1], "w2": [int(v) for v in network.w2], "b2": int(network.b2),
+    data = {"format": FORMAT, "version": VERSION, "hidden": len(network.b1), "output_buckets": OUTPUT_BUCKETS,
+            **SHAPE_FIELDS, "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)],
+            "b1": [int(v) for v in network.b1], "w2": [int(v) for v in np.asarray(network.w2).reshape(-1)],
+            "b2": [int(v) for v in network.b2],
             "provenance": network.provenance}
     write_text_atomically(path, json.dumps(data, separators=(",", ":")) + "\n")

@@ -1,15 +1,17 @@
 """The network evaluation in numba: its parameter array, the accumulators and the output.
 
-The evaluation array of a network (int64; see mpcmc_engine.eval.evaluate for its kind slot) holds b2 in slot P_B2 and,
-read as int16 from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values a row), then b1 and w2
-(mpcmc_engine.eval.network): 200 KB of weights, which stay in the CPU's cache.
+The evaluation array of a network (int64; see mpcmc_engine.eval.evaluate for its kind slot) holds the OUTPUT_BUCKETS
+values of b2 from slot P_B2 on and, read as int16 from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values
+a row), then b1 and w2 (bucket-major; mpcmc_engine.eval.network): about 400 KB of weights, within the CPU's
+second-level cache.
 
 An *accumulator array* (int64) holds PLY_SLOTS slots a ply from some offset `base`: a computed flag for each view, the
 record of the change (pieces lifted and put down) made by the move that led to the ply, and the sums: HIDDEN int32
 values of the white view, then HIDDEN of the black view, in the int64 slots from A_SUMS on read as int32. The search
 records every move before it makes it (`record_move`) and computes the sums lazily, when a position is evaluated
 (`network_score`): a view's sums follow from its nearest computed ancestor's by the recorded changes (the plies between
-are computed on the way), or are computed from scratch (`refresh_view`) when that view's king changed bucket.
+are computed on the way), or are computed from scratch (`refresh_view`) when that view's king changed bucket. The
+output layer is that of the position's output bucket (its number of pieces, network_features.output_bucket).
 `evaluate_network` computes everything from scratch for callers outside the search and equals, by test, the
 incremental result. The loops run over array slices so that they compile to SIMD code.
 """
@@ -22,15 +24,15 @@ from mpcmc_engine.bitboard.constants import (
 from mpcmc_engine.bitboard.makemove import castling_destinations
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, QA, QB, Network
-from mpcmc_engine.eval.network_features import INPUTS, bucket_flip, input_index
+from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket
 from mpcmc_engine.jit import jit
-from mpcmc_engine.jit.intrinsics import lsb
+from mpcmc_engine.jit.intrinsics import lsb, popcount
 
-P_B2 = 1                           # int64 slots: 0 is the evaluation kind (mpcmc_engine.eval.evaluate), 1 is b2
-N_W1 = 8                           # int16 indices (from int64 slot 2 on)
+P_B2 = 1                           # int64 slots: 0 is the evaluation kind (mpcmc_engine.eval.evaluate), b2 from 1 on
+N_W1 = 64                          # int16 indices (from int64 slot 16 on, 64-byte aligned)
 N_B1 = N_W1 + INPUTS * HIDDEN
 N_W2 = N_B1 + HIDDEN
-NETWORK_ARRAY_SIZE = (N_W2 + 2 * HIDDEN + 3) // 4   # in int64 slots
+NETWORK_ARRAY_SIZE = (N_W2 + OUTPUT_BUCKETS * 2 * HIDDEN + 3) // 4   # in int64 slots
 NONE = -1                          # no input (_apply_rows's optional rows)
 A_COMPUTED = 0                     # a ply's int64 slots: computed flags of both views, the change record, the sums
 A_CHANGE = 2
@@ -44,11 +46,11 @@ def network_array(network: Network, kind: int) -> np.ndarray:
     """The evaluation array of `network` with `kind` in slot 0."""
     array = np.zeros(NETWORK_ARRAY_SIZE, dtype=np.int64)
     array[0] = kind
-    array[P_B2] = network.b2
+    array[P_B2:P_B2 + OUTPUT_BUCKETS] = network.b2
     weights = array.view(np.int16)
     weights[N_W1:N_B1] = np.asarray(network.w1).reshape(-1)
     weights[N_B1:N_W2] = network.b1
-    weights[N_W2:N_W2 + 2 * HIDDEN] = network.w2
+    weights[N_W2:N_W2 + OUTPUT_BUCKETS * 2 * HIDDEN] = np.asarray(network.w2).reshape(-1)
     return array
 
 
@@ -188,14 +190,16 @@ def refresh_root(bb, st, params, work, base):
     work[base + A_COMPUTED + 1] = 1
 
 
-@jit("int64(int64[::1], int16[::1], int32[::1], int64, int64)")
-def network_output(params, net, sums, at, side):
+@jit("int64(int64[::1], int16[::1], int32[::1], int64, int64, int64)")
+def network_output(params, net, sums, at, side, pieces):
     """The network's score in centipawns for `side` (the side to move) from the computed sums of a ply (white view at
-    int32 index `at`, black view after it)."""
+    int32 index `at`, black view after it) with `pieces` pieces on the board (they choose the output bucket)."""
+    bucket = output_bucket(pieces)
     own = sums[at + side * HIDDEN:at + (side + 1) * HIDDEN]
     other = sums[at + (1 - side) * HIDDEN:at + (2 - side) * HIDDEN]
-    own_weights = net[N_W2:N_W2 + HIDDEN]
-    other_weights = net[N_W2 + HIDDEN:N_W2 + 2 * HIDDEN]
+    weights = N_W2 + bucket * 2 * HIDDEN
+    own_weights = net[weights:weights + HIDDEN]
+    other_weights = net[weights + HIDDEN:weights + 2 * HIDDEN]
     total = 0
     for j in range(HIDDEN):
         value = own[j]
@@ -205,7 +209,7 @@ def network_output(params, net, sums, at, side):
         value = other[j]
         value = 0 if value < 0 else (QA if value > QA else value)
         total += value * other_weights[j]
-    scaled = (params[P_B2] + total) * OUTPUT_SCALE
+    scaled = (params[P_B2 + bucket] + total) * OUTPUT_SCALE
     if scaled >= 0:
         return scaled // (QA * QB)
     return -((-scaled) // (QA * QB))
@@ -219,7 +223,7 @@ def network_score(bb, st, params, work, base, ply):
     net = params.view(np.int16)
     ensure_view(bb, st, net, work, sums, base, ply, WHITE)
     ensure_view(bb, st, net, work, sums, base, ply, BLACK)
-    return network_output(params, net, sums, sums_at(base, ply, WHITE), st[ST_SIDE])
+    return network_output(params, net, sums, sums_at(base, ply, WHITE), st[ST_SIDE], popcount(bb[BB_ALL]))
 
 
 @jit("int64(uint64[::1], int64[::1], int64[::1])")
@@ -227,4 +231,5 @@ def evaluate_network(bb, st, params):
     """The network's score of the position for the side to move, computed from scratch."""
     work = np.zeros(PLY_SLOTS, dtype=np.int64)
     refresh_root(bb, st, params, work, 0)
-    return network_output(params, params.view(np.int16), work.view(np.int32), sums_at(0, 0, WHITE), st[ST_SIDE])
+    return network_output(params, params.view(np.int16), work.view(np.int32), sums_at(0, 0, WHITE), st[ST_SIDE],
+                          popcount(bb[BB_ALL]))

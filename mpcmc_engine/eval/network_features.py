@@ -8,6 +8,9 @@ across the d/e boundary changes every input of that view (its accumulator is the
 
 input(view, piece on square) = owner * 384 + (type - PAWN) * 64 + oriented square, where the oriented square is
 square ^ 56 for the black view, then ^ 7 when the view's king (oriented) is on files a-d.
+
+The network's output layer is one of OUTPUT_BUCKETS, chosen by the number of pieces on the board, kings and pawns
+included: `output_bucket` (1-4 pieces: bucket 0, 5-8: 1, ..., 29-32: 7).
 """
 
 from mpcmc_engine.bitboard.constants import BLACK, PAWN
@@ -15,6 +18,8 @@ from mpcmc_engine.jit import jit
 
 INPUTS = 768            # inputs of one view
 INPUTS_PER_OWNER = 384  # 6 piece types x 64 squares
+OUTPUT_BUCKETS = 8      # output layers of a network
+PIECES_PER_BUCKET = 4   # OUTPUT_BUCKETS x 4 = the 32 pieces of a board
 
 
 @jit("int64(int64, int64)", inline="always")
@@ -31,3 +36,9 @@ def input_index(view, flip, piece, square):
     """The input of `view` (with its bucket_flip `flip`) for `piece` (colour * 8 + type) on `square`."""
     owner = 0 if (piece >> 3) == view else 1
     return owner * INPUTS_PER_OWNER + ((piece & 7) - PAWN) * 64 + (square ^ flip)
+
+
+@jit("int64(int64)", inline="always")
+def output_bucket(pieces):
+    """The output bucket of a position with `pieces` pieces on the board (2 to 32; kings and pawns included)."""
+    return (pieces - 1) // PIECES_PER_BUCKET

@@ -25,7 +25,8 @@ def configure(parser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--init", metavar="FILE",
                         help="start from this network file (default: random weights); a network of fewer hidden "
-                             "units is widened: its units kept, the added ones with output weights 0")
+                             "units is widened: its units kept, the added ones with output weights 0; a version-1 "
+                             "network (one output layer) gets that layer in every output bucket")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.npz")
     parser.add_argument("--curve", metavar="FILE.png", help="learning curve (PNG, and CSV beside it)")
 
@@ -55,7 +56,7 @@ def run(args) -> int:
                                     args.seed)
     try:
         positions = load_positions(*args.data)
-        initial = dequantize(widened(load_network(args.init, narrower=True), args.seed)) if args.init \
+        initial = dequantize(widened(load_network(args.init, older=True), args.seed)) if args.init \
             else initial_vector(args.seed)
     except ValueError as error:
         return _error(str(error))

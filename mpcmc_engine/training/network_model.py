@@ -1,9 +1,11 @@
 """The float network the trainer learns, as one flat float32 parameter vector, with its forward and backward passes.
 
-Vector layout: w1 (INPUTS x HIDDEN, input-major) at [V_W1, V_B1), b1 at [V_B1, V_W2), w2 (side to move's HIDDEN
-weights, then the other side's) at [V_W2, V_B2), b2 at V_B2. The network is the float twin of
-mpcmc_engine.eval.network: for each view acc = b1 + sum of w1's rows of its active inputs, h = clip(acc, 0, 1),
-y = b2 + h_own . w2[:HIDDEN] + h_other . w2[HIDDEN:], the score in centipawns OUTPUT_SCALE * y for the side to move.
+Vector layout: w1 (INPUTS x HIDDEN, input-major) at [V_W1, V_B1), b1 at [V_B1, V_W2), w2 (for each output bucket
+k, OUTPUT_WIDTH weights: the side to move's HIDDEN, then the other side's) at [V_W2, V_B2), b2 (one a bucket) from
+V_B2 on. The network is the float twin of mpcmc_engine.eval.network: for each view acc = b1 + sum of w1's rows of
+its active inputs, h = clip(acc, 0, 1), y = b2[k] + h_own . w2[k, :HIDDEN] + h_other . w2[k, HIDDEN:] with k the
+output bucket of the position's piece count (the number of active inputs of a view), the score in centipawns
+OUTPUT_SCALE * y for the side to move.
 `quantize` gives the engine's integer Network (w1, b1 times QA, w2 times QB, b2 times QA * QB).
 
 A position is given by its *inputs*: an int16 row of 2 x MAX_PIECES active input indices (the side to move's view,
@@ -14,7 +16,7 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import KING, ST_BOARD
 from mpcmc_engine.eval.network import B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
-from mpcmc_engine.eval.network_features import INPUTS, bucket_flip, input_index
+from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket
 from mpcmc_engine.jit import jit
 from mpcmc_engine.training.values import SCALE
 
@@ -22,19 +24,20 @@ MAX_PIECES = 32
 V_W1 = 0
 V_B1 = V_W1 + INPUTS * HIDDEN
 V_W2 = V_B1 + HIDDEN
-V_B2 = V_W2 + 2 * HIDDEN
-VECTOR_SIZE = V_B2 + 1
+OUTPUT_WIDTH = 2 * HIDDEN          # a bucket's output weights
+V_B2 = V_W2 + OUTPUT_BUCKETS * OUTPUT_WIDTH
+VECTOR_SIZE = V_B2 + OUTPUT_BUCKETS
 LOGISTIC = SCALE * OUTPUT_SCALE   # win probability = sigmoid(LOGISTIC * y)
 
 
 def initial_vector(seed: int) -> np.ndarray:
     """A fresh network: w1 ~ N(0, 0.1) (a view's sums start within the clipped range's scale), b1 0.25, w2 ~
-    N(0, 0.05), b2 0."""
+    N(0, 0.05) (the same in every bucket), b2 0."""
     rng = np.random.default_rng(seed)
     vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
     vector[V_W1:V_B1] = rng.normal(0.0, 0.1, INPUTS * HIDDEN)
     vector[V_B1:V_W2] = 0.25
-    vector[V_W2:V_B2] = rng.normal(0.0, 0.05, 2 * HIDDEN)
+    vector[V_W2:V_B2] = np.tile(rng.normal(0.0, 0.05, OUTPUT_WIDTH), OUTPUT_BUCKETS)
     return vector
 
 
@@ -49,8 +52,9 @@ def widened(network: Network, seed: int) -> Network:
                          np.rint(rng.normal(0.0, 0.1, (INPUTS, added)) * QA).astype(np.int64)], axis=1)
     b1 = np.concatenate([np.asarray(network.b1, dtype=np.int64), np.full(added, round(0.25 * QA), dtype=np.int64)])
     w2 = np.asarray(network.w2, dtype=np.int64)
-    zeros = np.zeros(added, dtype=np.int64)
-    return Network(w1, b1, np.concatenate([w2[:hidden], zeros, w2[hidden:], zeros]), network.b2, network.provenance)
+    zeros = np.zeros((OUTPUT_BUCKETS, added), dtype=np.int64)
+    return Network(w1, b1, np.concatenate([w2[:, :hidden], zeros, w2[:, hidden:], zeros], axis=1), network.b2,
+                   network.provenance)
 
 
 def quantize(vector: np.ndarray, provenance: str) -> Network:
@@ -58,8 +62,9 @@ def quantize(vector: np.ndarray, provenance: str) -> Network:
     def scaled(part, scale, limit):
         return np.clip(np.rint(np.asarray(part, dtype=np.float64) * scale), -limit, limit).astype(np.int64)
     return Network(scaled(vector[V_W1:V_B1], QA, INT16_LIMIT).reshape(INPUTS, HIDDEN),
-                   scaled(vector[V_B1:V_W2], QA, INT16_LIMIT), scaled(vector[V_W2:V_B2], QB, INT16_LIMIT),
-                   int(scaled(vector[V_B2:], QA * QB, B2_LIMIT)[0]), provenance)
+                   scaled(vector[V_B1:V_W2], QA, INT16_LIMIT),
+                   scaled(vector[V_W2:V_B2], QB, INT16_LIMIT).reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH),
+                   scaled(vector[V_B2:], QA * QB, B2_LIMIT), provenance)
 
 
 def dequantize(network: Network) -> np.ndarray:
@@ -67,8 +72,8 @@ def dequantize(network: Network) -> np.ndarray:
     vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
     vector[V_W1:V_B1] = np.asarray(network.w1, dtype=np.float64).reshape(-1) / QA
     vector[V_B1:V_W2] = np.asarray(network.b1, dtype=np.float64) / QA
-    vector[V_W2:V_B2] = np.asarray(network.w2, dtype=np.float64) / QB
-    vector[V_B2] = network.b2 / (QA * QB)
+    vector[V_W2:V_B2] = np.asarray(network.w2, dtype=np.float64).reshape(-1) / QB
+    vector[V_B2:] = np.asarray(network.b2, dtype=np.float64) / (QA * QB)
     return vector
 
 
@@ -94,6 +99,17 @@ def active_inputs(boards, sides):
     return rows
 
 
+@jit("int64(int16[::1])", inline="always")
+def _bucket(inputs):
+    """The output bucket of a position given by its inputs row (its side to move's view has an active input for
+    every piece on the board)."""
+    pieces = 0
+    for slot in range(MAX_PIECES):
+        if inputs[slot] >= 0:
+            pieces += 1
+    return output_bucket(pieces)
+
+
 @jit("float64(float32[::1], int16[::1], float32[::1], float32[::1])", inline="always")
 def _forward(vector, inputs, own, other):
     """y of one position; its views' sums (before clipping) are left in `own` and `other`."""
@@ -111,23 +127,28 @@ def _forward(vector, inputs, own, other):
             row = vector[V_W1 + index * HIDDEN:V_W1 + (index + 1) * HIDDEN]
             for j in range(HIDDEN):
                 other[j] += row[j]
-    y = float(vector[V_B2])
+    bucket = _bucket(inputs)
+    weights = V_W2 + bucket * OUTPUT_WIDTH
+    y = float(vector[V_B2 + bucket])
     for j in range(HIDDEN):
-        y += min(max(own[j], 0.0), 1.0) * vector[V_W2 + j] + min(max(other[j], 0.0), 1.0) * vector[V_W2 + HIDDEN + j]
+        y += (min(max(own[j], 0.0), 1.0) * vector[weights + j]
+              + min(max(other[j], 0.0), 1.0) * vector[weights + HIDDEN + j])
     return y
 
 
 @jit("void(float32[::1], int16[::1], float32[::1], float32[::1], float64, float32[::1])", inline="always")
 def _backward(vector, inputs, own, other, dy, gradient):
     """Add dy * (the gradient of y with respect to the vector) of one position (sums from _forward) to `gradient`."""
-    gradient[V_B2] += dy
+    bucket = _bucket(inputs)
+    weights = V_W2 + bucket * OUTPUT_WIDTH
+    gradient[V_B2 + bucket] += dy
     for j in range(HIDDEN):
         own_active = 0.0 < own[j] < 1.0
         other_active = 0.0 < other[j] < 1.0
-        gradient[V_W2 + j] += dy * min(max(own[j], 0.0), 1.0)
-        gradient[V_W2 + HIDDEN + j] += dy * min(max(other[j], 0.0), 1.0)
-        own[j] = dy * vector[V_W2 + j] if own_active else 0.0          # own and other now hold d y / d sum
-        other[j] = dy * vector[V_W2 + HIDDEN + j] if other_active else 0.0
+        gradient[weights + j] += dy * min(max(own[j], 0.0), 1.0)
+        gradient[weights + HIDDEN + j] += dy * min(max(other[j], 0.0), 1.0)
+        own[j] = dy * vector[weights + j] if own_active else 0.0          # own and other now hold d y / d sum
+        other[j] = dy * vector[weights + HIDDEN + j] if other_active else 0.0
         gradient[V_B1 + j] += own[j] + other[j]
     for slot in range(MAX_PIECES):
         index = inputs[slot]
