@@ -129,10 +129,11 @@ def _forward(vector, inputs, own, other):
                 other[j] += row[j]
     bucket = _bucket(inputs)
     weights = V_W2 + bucket * OUTPUT_WIDTH
+    own_weights = vector[weights:weights + HIDDEN]
+    other_weights = vector[weights + HIDDEN:weights + OUTPUT_WIDTH]
     y = float(vector[V_B2 + bucket])
     for j in range(HIDDEN):
-        y += (min(max(own[j], 0.0), 1.0) * vector[weights + j]
-              + min(max(other[j], 0.0), 1.0) * vector[weights + HIDDEN + j])
+        y += min(max(own[j], 0.0), 1.0) * own_weights[j] + min(max(other[j], 0.0), 1.0) * other_weights[j]
     return y
 
 
@@ -142,14 +143,19 @@ def _backward(vector, inputs, own, other, dy, gradient):
     bucket = _bucket(inputs)
     weights = V_W2 + bucket * OUTPUT_WIDTH
     gradient[V_B2 + bucket] += dy
+    own_gradient = gradient[weights:weights + HIDDEN]
+    other_gradient = gradient[weights + HIDDEN:weights + OUTPUT_WIDTH]
+    own_weights = vector[weights:weights + HIDDEN]
+    other_weights = vector[weights + HIDDEN:weights + OUTPUT_WIDTH]
+    bias_gradient = gradient[V_B1:V_W2]
     for j in range(HIDDEN):
         own_active = 0.0 < own[j] < 1.0
         other_active = 0.0 < other[j] < 1.0
-        gradient[weights + j] += dy * min(max(own[j], 0.0), 1.0)
-        gradient[weights + HIDDEN + j] += dy * min(max(other[j], 0.0), 1.0)
-        own[j] = dy * vector[weights + j] if own_active else 0.0          # own and other now hold d y / d sum
-        other[j] = dy * vector[weights + HIDDEN + j] if other_active else 0.0
-        gradient[V_B1 + j] += own[j] + other[j]
+        own_gradient[j] += dy * min(max(own[j], 0.0), 1.0)
+        other_gradient[j] += dy * min(max(other[j], 0.0), 1.0)
+        own[j] = dy * own_weights[j] if own_active else 0.0          # own and other now hold d y / d sum
+        other[j] = dy * other_weights[j] if other_active else 0.0
+        bias_gradient[j] += own[j] + other[j]
     for slot in range(MAX_PIECES):
         index = inputs[slot]
         if index >= 0:
