@@ -26,7 +26,7 @@ from mpcmc_engine.training.network_model import (
     widened,
 )
 from mpcmc_engine.training.network_trainer import (
-    NetworkTrainSettings, TrainerCheckpoint, checkpoint_file, save_trainer_checkpoint, train_network,
+    NetworkTrainSettings, TrainerCheckpoint, checkpoint_file, save_trainer_checkpoint, split, train_network,
 )
 from mpcmc_engine.training.position_data import Positions, load_positions, write_chunk
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
@@ -188,6 +188,23 @@ def test_a_version_1_network_is_read_by_the_trainer_with_its_output_layer_in_eve
     assert np.array_equal(read.w1, narrow.w1) and np.array_equal(read.b1, narrow.b1)
     assert np.array_equal(read.w2, np.tile(narrow.w2[0], (OUTPUT_BUCKETS, 1)))
     assert np.array_equal(read.b2, np.full(OUTPUT_BUCKETS, narrow.b2[0])) and read.provenance == "v1"
+
+
+def test_the_validation_share_holds_out_whole_chunks(tmp_path):
+    """Positions read from chunk files are held out chunk by chunk (so no game is on both sides), the share of the
+    chunks drawn by the seed, at least one chunk of several; positions without chunk numbers are held out singly."""
+    for index in range(10):
+        write_chunk(tmp_path, index, random_positions(20 + index, seed=index))
+    positions = load_positions(tmp_path)
+    assert list(np.bincount(positions.chunk)) == [20 + index for index in range(10)]
+    for share, chunks in [(0.2, 2), (0.02, 1), (0.0, 0)]:
+        training, validation = split(positions, share, seed=3)
+        held = set(positions.chunk[validation])
+        assert len(held) == chunks and not held & set(positions.chunk[training])
+        assert sorted(np.concatenate([training, validation])) == list(range(len(positions)))
+    assert set(positions.chunk[split(positions, 0.2, seed=4)[1]]) != set(positions.chunk[split(positions, 0.2, 3)[1]])
+    loose = random_positions(100, seed=1)
+    assert len(split(loose, 0.1, seed=3)[1]) == 10
 
 
 def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):

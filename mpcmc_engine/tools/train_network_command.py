@@ -21,7 +21,8 @@ def configure(parser) -> None:
     parser.add_argument("--result-weight", type=float, default=0.3,
                         help="share of the game's outcome in the target, the rest the search's value (default "
                              "%(default)s)")
-    parser.add_argument("--validation", type=float, default=0.02, help="held-out share (default %(default)s)")
+    parser.add_argument("--validation", type=float, default=0.02,
+                        help="held-out share of the chunks (whole games; default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--init", metavar="FILE",
                         help="start from this network file (default: random weights); a network of fewer hidden "

@@ -2,9 +2,10 @@
 network's sigmoid(LOGISTIC * y), is pulled toward its search's value mixed with its game's outcome,
 target = (1 - result_weight) * win_probability(search score) + result_weight * outcome (1, 0.5, 0 for the side to move).
 
-Adam over minibatches, a cosine learning-rate schedule over the epochs, a held-out validation share; each epoch's
-minibatch order is drawn from (seed, epoch), so a run is repeatable and a resumed run (from the checkpoint written
-after every epoch) ends with the same network as an uninterrupted one. Progress bar, learning curve (CSV and PNG).
+Adam over minibatches, a cosine learning-rate schedule over the epochs, a held-out validation share of whole chunks
+(games; `split`); each epoch's minibatch order is drawn from (seed, epoch), so a run is repeatable and a resumed run
+(from the checkpoint written after every epoch) ends with the same network as an uninterrupted one. Progress bar,
+learning curve (CSV and PNG).
 """
 
 import json
@@ -47,11 +48,18 @@ def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
     return ((1.0 - result_weight) * searched + result_weight * outcome).astype(np.float32)
 
 
-def split(count: int, validation: float, seed: int):
-    """(training rows, validation rows): a seeded shuffle of range(count) cut at the validation share."""
-    order = np.random.default_rng(seed).permutation(count)
-    held = int(round(count * validation))
-    return np.sort(order[held:]), np.sort(order[:held])
+def split(positions: Positions, validation: float, seed: int):
+    """(training rows, validation rows): the validation share of whole chunks (at least one when the share is above 0
+    and there are two or more), drawn by a seeded shuffle, so that no game has positions on both sides, which would
+    let a network that remembers games look better than it plays; without chunk numbers, the share of positions."""
+    groups = positions.chunk if positions.chunk is not None else np.arange(len(positions))
+    numbers = np.unique(groups)
+    held = int(round(len(numbers) * validation))
+    if validation > 0 and len(numbers) > 1:
+        held = max(1, held)
+    order = np.random.default_rng(seed).permutation(numbers)
+    is_held = np.isin(groups, order[:held])
+    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
 
 
 @jit("void(float32[::1], float32[::1], float32[::1], float32[::1], float64, int64)")
@@ -133,7 +141,7 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
     (Ctrl-C) propagates with the last complete epoch's checkpoint on disk."""
     inputs = active_inputs(positions.board, positions.side)
     targets = targets_of(positions, settings.result_weight)
-    training, validation = split(len(positions), settings.validation, settings.seed)
+    training, validation = split(positions, settings.validation, settings.seed)
     if resume:
         state = load_trainer_checkpoint(settings, out)
     else:

@@ -24,12 +24,14 @@ PIECE_CODES = (0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14)  # empty, white and b
 
 @dataclass
 class Positions:
-    """Labelled positions (the arrays of the chunk format, concatenated)."""
+    """Labelled positions (the arrays of the chunk format, concatenated). `chunk`, when known, is the number of the
+    chunk each position was read from in the order read (0, 1, ...): the positions of one game share a chunk."""
 
     board: np.ndarray
     side: np.ndarray
     score: np.ndarray
     result: np.ndarray
+    chunk: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.side)
@@ -71,8 +73,9 @@ def _read_chunk(path: Path) -> Positions:
 
 
 def load_positions(*directories) -> Positions:
-    """Every chunk of the `directories`, concatenated in order (directories as given, chunks by number); ValueError
-    when a directory holds none or a chunk is unreadable."""
+    """Every chunk of the `directories`, concatenated in order (directories as given, chunks by number), each
+    position with its chunk's number in that order; ValueError when a directory holds none or a chunk is
+    unreadable."""
     paths = []
     for directory in directories:
         found = [path for path in sorted(Path(directory).glob("chunk-*.npz")) if not path.name.endswith(".tmp.npz")]
@@ -80,5 +83,6 @@ def load_positions(*directories) -> Positions:
             raise ValueError(f"position data {directory}: no chunk-*.npz files")
         paths += found
     chunks = [_read_chunk(path) for path in paths]
+    numbers = np.repeat(np.arange(len(chunks), dtype=np.int32), [len(chunk) for chunk in chunks])
     return Positions(*(np.concatenate([getattr(chunk, name) for chunk in chunks])
-                       for name in ("board", "side", "score", "result")))
+                       for name in ("board", "side", "score", "result")), numbers)
