@@ -84,5 +84,6 @@ def load_positions(*directories) -> Positions:
         paths += found
     chunks = [_read_chunk(path) for path in paths]
     numbers = np.repeat(np.arange(len(chunks), dtype=np.int32), [len(chunk) for chunk in chunks])
-    return Positions(*(np.concatenate([getattr(chunk, name) for chunk in chunks])
-                       for name in ("board", "side", "score", "result")), numbers)
+    arrays = {name: np.concatenate([getattr(chunk, name) for chunk in chunks])
+              for name in ("board", "side", "score", "result")}
+    return Positions(**arrays, chunk=numbers)
