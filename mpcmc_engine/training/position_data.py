@@ -20,6 +20,7 @@ import numpy as np
 SCORE_LIMIT = 3000
 CHUNK_PATTERN = "chunk-{:05d}.npz"
 PIECE_CODES = (0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14)  # empty, white and black pawn..king
+ARRAYS = ("board", "side", "score", "result")  # the arrays of a chunk
 
 
 @dataclass
@@ -35,6 +36,13 @@ class Positions:
 
     def __len__(self) -> int:
         return len(self.side)
+
+
+def concatenated(parts, chunk=None) -> Positions:
+    """The positions of `parts` (Positions or alike: objects with the chunk ARRAYS) one after another, with `chunk`
+    as their chunk numbers."""
+    return Positions(**{name: np.concatenate([getattr(part, name) for part in parts]) for name in ARRAYS},
+                     chunk=chunk)
 
 
 def chunk_path(directory, index: int) -> Path:
@@ -57,7 +65,7 @@ def _read_chunk(path: Path) -> Positions:
     """One chunk file, checked; ValueError names the file and the reason."""
     try:
         with np.load(path) as data:
-            arrays = {name: data[name] for name in ("board", "side", "score", "result")}
+            arrays = {name: data[name] for name in ARRAYS}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise ValueError(f"position chunk {path}: cannot be read: {error}") from None
     n = len(arrays["side"])
@@ -83,7 +91,4 @@ def load_positions(*directories) -> Positions:
             raise ValueError(f"position data {directory}: no chunk-*.npz files")
         paths += found
     chunks = [_read_chunk(path) for path in paths]
-    numbers = np.repeat(np.arange(len(chunks), dtype=np.int32), [len(chunk) for chunk in chunks])
-    arrays = {name: np.concatenate([getattr(chunk, name) for chunk in chunks])
-              for name in ("board", "side", "score", "result")}
-    return Positions(**arrays, chunk=numbers)
+    return concatenated(chunks, np.repeat(np.arange(len(chunks), dtype=np.int32), [len(chunk) for chunk in chunks]))

@@ -22,7 +22,7 @@ from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.search.core import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.play import selfplay_record
-from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, write_chunk
+from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, concatenated, write_chunk
 from mpcmc_engine.uci_process import end_worker_with_parent
 
 OPENINGS_READ = 20000   # openings read from a PGN book
@@ -94,8 +94,7 @@ def generate_chunk(settings: GenerationSettings, index: int, searcher: Searcher)
         moves_rng = random.Random(int(rng.integers(2 ** 62)))
         parts.append(selfplay_record(opening, (searcher, searcher), settings.nodes, settings.epsilon, moves_rng,
                                      PositionsBuilder(), f"game {game + 1}"))
-    positions = Positions(*(np.concatenate([getattr(part, name) for part in parts])
-                            for name in ("board", "side", "score", "result")))
+    positions = concatenated(parts)
     write_chunk(settings.out, index, positions)
     return len(positions)
 
