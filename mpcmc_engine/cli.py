@@ -19,6 +19,8 @@ COMMANDS = {
     "train": ("mpcmc_engine.tools.train_command", "learn evaluation weights by temporal differences"),
     "gen-positions": ("mpcmc_engine.tools.gen_positions_command",
                       "self-play positions labelled by search: the neural trainer's data"),
+    "relabel-positions": ("mpcmc_engine.tools.relabel_positions_command",
+                          "the trainer's positions searched again (deeper): new labels in another directory"),
     "train-network": ("mpcmc_engine.tools.train_network_command",
                       "learn the neural evaluation from positions labelled by search"),
     "endgame-study": ("mpcmc_engine.tools.endgame_study_command",

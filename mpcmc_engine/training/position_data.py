@@ -61,7 +61,7 @@ def write_chunk(directory, index: int, positions: Positions) -> None:
     os.replace(temporary, target)
 
 
-def _read_chunk(path: Path) -> Positions:
+def read_chunk(path: Path) -> Positions:
     """One chunk file, checked; ValueError names the file and the reason."""
     try:
         with np.load(path) as data:
@@ -80,15 +80,25 @@ def _read_chunk(path: Path) -> Positions:
                      arrays["score"].astype(np.int16), arrays["result"].astype(np.int8))
 
 
+def chunk_files(directory) -> list:
+    """The chunk files of `directory` by number (none when it does not exist)."""
+    return [path for path in sorted(Path(directory).glob("chunk-*.npz")) if not path.name.endswith(".tmp.npz")]
+
+
+def chunk_index(path: Path) -> int:
+    """The number of the chunk file `path` (chunk-NNNNN.npz)."""
+    return int(path.name[len("chunk-"):-len(".npz")])
+
+
 def load_positions(*directories) -> Positions:
     """Every chunk of the `directories`, concatenated in order (directories as given, chunks by number), each
     position with its chunk's number in that order; ValueError when a directory holds none or a chunk is
     unreadable."""
     paths = []
     for directory in directories:
-        found = [path for path in sorted(Path(directory).glob("chunk-*.npz")) if not path.name.endswith(".tmp.npz")]
+        found = chunk_files(directory)
         if not found:
             raise ValueError(f"position data {directory}: no chunk-*.npz files")
         paths += found
-    chunks = [_read_chunk(path) for path in paths]
+    chunks = [read_chunk(path) for path in paths]
     return concatenated(chunks, np.repeat(np.arange(len(chunks), dtype=np.int32), [len(chunk) for chunk in chunks]))

@@ -8,10 +8,7 @@ an interrupted run resumes where it stopped. Worker processes ignore SIGINT (the
 """
 
 import functools
-import multiprocessing
 import random
-import signal
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,9 +18,9 @@ from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.search.core import is_tactical
 from mpcmc_engine.search.searcher import Searcher
+from mpcmc_engine.training.chunk_workers import run_chunks
 from mpcmc_engine.training.play import selfplay_record
 from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, concatenated, write_chunk
-from mpcmc_engine.uci_process import end_worker_with_parent
 
 OPENINGS_READ = 20000   # openings read from a PGN book
 SEARCH_HASH_MB = 16
@@ -51,9 +48,14 @@ class GenerationSettings:
         return min(self.games_per_chunk, self.games - index * self.games_per_chunk)
 
 
+def is_quiet(position, found) -> bool:
+    """Whether `position`, searched with the result `found` (a SearchResult), is kept as the trainer's data: not in
+    check, a best move that is neither capture nor promotion, no mate score."""
+    return not (found.is_mate or position.is_check() or is_tactical(position.st, found.best_move))
+
+
 class PositionsBuilder:
-    """The selfplay_record builder that keeps quiet positions: not in check, a best move that is neither capture nor
-    promotion, no mate score."""
+    """The selfplay_record builder that keeps the quiet positions (is_quiet)."""
 
     def __init__(self) -> None:
         self.boards: list = []
@@ -62,7 +64,7 @@ class PositionsBuilder:
 
     def add(self, position, found) -> None:
         """Keep `position` with the score of `found` (its SearchResult) when it is quiet."""
-        if found.is_mate or position.is_check() or is_tactical(position.st, found.best_move):
+        if not is_quiet(position, found):
             return
         self.boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
         self.sides.append(0 if position.white_to_move else 1)
@@ -99,10 +101,7 @@ def generate_chunk(settings: GenerationSettings, index: int, searcher: Searcher)
     return len(positions)
 
 
-_WORKER_SEARCHER = None
-
-
-def playing_searcher(settings: GenerationSettings) -> Searcher:
+def playing_searcher(settings) -> Searcher:
     """A searcher evaluating with settings.eval_file (the default evaluation when empty); ValueError when the file
     is unusable."""
     searcher = Searcher(hash_mb=SEARCH_HASH_MB, threads=1)
@@ -111,25 +110,10 @@ def playing_searcher(settings: GenerationSettings) -> Searcher:
     return searcher
 
 
-def _start_worker(settings: GenerationSettings) -> None:
-    """Worker process initialiser: ignore SIGINT, end with the main process, build the searcher."""
-    global _WORKER_SEARCHER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_worker_with_parent()   # a parent killed (SIGTERM, SIGKILL) leaves no worker playing on
-    _WORKER_SEARCHER = playing_searcher(settings)
-
-
 def _chunk_task(settings: GenerationSettings, index: int, searcher: Searcher) -> tuple:
     """(games in the chunk, positions kept) of chunk `index`, generated with `searcher`."""
     kept = generate_chunk(settings, index, searcher)
     return settings.games_in(index), kept
-
-
-def _worker_chunk(task) -> tuple:
-    """Worker process: _chunk_task of one (settings, index) task."""
-    settings, index = task
-    assert _WORKER_SEARCHER is not None  # built by _start_worker
-    return _chunk_task(settings, index, _WORKER_SEARCHER)
 
 
 def missing_chunks(settings: GenerationSettings) -> list:
@@ -141,25 +125,12 @@ def generate_positions(settings: GenerationSettings, workers: int, progress, on_
     """Generate every missing chunk with `workers` processes; `progress(games, positions)` after each chunk; return
     the positions kept by this call. On KeyboardInterrupt with several workers: on_interrupt(), then the chunks the
     workers have begun are finished and written before the interrupt propagates."""
-    todo = missing_chunks(settings)
-    total = 0
-    if workers <= 1:
-        searcher = playing_searcher(settings)
-        for index in todo:
-            games, kept = _chunk_task(settings, index, searcher)
-            total += kept
-            progress(games, kept)
-        return total
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_start_worker, initargs=(settings,)) as pool:
-        try:
-            for games, kept in pool.map(_worker_chunk, [(settings, index) for index in todo]):
-                total += kept
-                progress(games, kept)
-        except BaseException as error:
-            if isinstance(error, KeyboardInterrupt):
-                on_interrupt()
-            pool.shutdown(cancel_futures=True)
-            raise
-    return total
+    kept = [0]
 
+    def chunk_done(result: tuple) -> None:
+        games, positions = result
+        kept[0] += positions
+        progress(games, positions)
+
+    run_chunks(playing_searcher, _chunk_task, settings, missing_chunks(settings), workers, chunk_done, on_interrupt)
+    return kept[0]

@@ -1,0 +1,87 @@
+"""Relabelling the neural trainer's data: every position of a directory of chunks searched again (deeper, or with
+another evaluation) and written with the new search's score into another directory, chunk by chunk under the same
+numbers. The game's result stays. A position the new search no longer finds quiet (position_generation.is_quiet) is
+dropped, as gen-positions would not have kept it.
+
+A chunk stores squares and the side to move only: the relabelled position has the castling rights its kings and rooks
+on their starting squares allow, no en-passant square and no history. Each chunk is searched from a clear hash with
+its positions in order, so a chunk's new content depends only on the settings and the source chunk, not on which
+worker did it nor on interruptions; chunks already written are kept, so an interrupted run resumes.
+"""
+
+from dataclasses import dataclass
+
+import chess
+import numpy as np
+
+from mpcmc_engine.bitboard.position import Position
+from mpcmc_engine.search.limits import SearchLimits
+from mpcmc_engine.search.searcher import Searcher
+from mpcmc_engine.training.chunk_workers import run_chunks
+from mpcmc_engine.training.position_data import (
+    SCORE_LIMIT, Positions, chunk_files, chunk_index, chunk_path, read_chunk, write_chunk,
+)
+from mpcmc_engine.training.position_generation import is_quiet, playing_searcher
+
+
+@dataclass(frozen=True)
+class RelabelSettings:
+    """What `relabel-positions` does: the chunks of `source` searched at `nodes` a position with `eval_file` (a file or
+    a shipped name; empty: the default evaluation), written to `out`."""
+
+    source: str
+    out: str
+    nodes: int
+    eval_file: str = ""
+
+
+def position_of(squares: np.ndarray, side: int) -> Position:
+    """The position of a chunk's row: `squares` (64 piece codes, a1 first), `side` (0 white, 1 black) to move."""
+    board = chess.Board(None)
+    for square in np.flatnonzero(squares):
+        code = int(squares[square])
+        board.set_piece_at(int(square), chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
+    board.turn = side == 0
+    board.castling_rights = chess.BB_CORNERS
+    board.castling_rights = board.clean_castling_rights()
+    return Position.from_board(board)
+
+
+def relabelled(positions: Positions, nodes: int, searcher: Searcher) -> Positions:
+    """`positions` searched in order at `nodes` each from a clear hash, the quiet ones with their new score."""
+    searcher.clear()
+    kept, scores = [], []
+    for row in range(len(positions)):
+        position = position_of(positions.board[row], int(positions.side[row]))
+        found = searcher.search(position, SearchLimits(nodes=nodes))
+        if is_quiet(position, found):
+            kept.append(row)
+            scores.append(max(-SCORE_LIMIT, min(SCORE_LIMIT, found.score)))
+    rows = np.array(kept, dtype=np.int64)
+    return Positions(positions.board[rows], positions.side[rows], np.array(scores, dtype=np.int16),
+                     positions.result[rows])
+
+
+def _relabel_chunk(settings: RelabelSettings, index: int, searcher: Searcher) -> tuple:
+    """Relabel chunk `index` of settings.source into settings.out; (positions read, positions kept)."""
+    source = read_chunk(chunk_path(settings.source, index))
+    positions = relabelled(source, settings.nodes, searcher)
+    write_chunk(settings.out, index, positions)
+    return len(source), len(positions)
+
+
+def missing_relabels(settings: RelabelSettings) -> list:
+    """The numbers of the source's chunks not yet written to the output; ValueError when the source has none."""
+    numbers = [chunk_index(path) for path in chunk_files(settings.source)]
+    if not numbers:
+        raise ValueError(f"position data {settings.source}: no chunk-*.npz files")
+    return [index for index in numbers if not chunk_path(settings.out, index).exists()]
+
+
+def relabel_positions(settings: RelabelSettings, workers: int, progress, on_interrupt=lambda: None) -> None:
+    """Relabel every chunk missing from the output with `workers` processes; progress(positions read, kept) after
+    each chunk. On KeyboardInterrupt with several workers: on_interrupt(), then the chunks begun are finished and
+    written before the interrupt propagates. ValueError when the source has no chunks or one is unreadable, or the
+    evaluation file is unusable."""
+    run_chunks(playing_searcher, _relabel_chunk, settings, missing_relabels(settings), workers,
+               lambda result: progress(*result), on_interrupt)
