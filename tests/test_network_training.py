@@ -31,6 +31,7 @@ from mpcmc_engine.training.network_trainer import (
 from mpcmc_engine.training.position_data import Positions, load_positions, write_chunk
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
 from mpcmc_engine.training.records import TrainingRecord
+from mpcmc_engine.training.relabelling import board_of
 from mpcmc_engine.training.td import NETWORK, game_update
 from mpcmc_engine.training.trainer import train
 from tests.processes import live_children, wait_gone
@@ -51,17 +52,6 @@ def random_positions(count, seed=1):
     scores = np.where(np.array(sides) == 0, material, -material) + generator.integers(-30, 30, count)
     return Positions(boards_array, np.array(sides, dtype=np.uint8), scores.astype(np.int16),
                      np.sign(scores).astype(np.int8))
-
-
-def board_of(positions, i):
-    """The python-chess board of position i of `positions` (mailbox and side to move)."""
-    board = chess.Board(None)
-    for square in range(64):
-        code = int(positions.board[i, square])
-        if code:
-            board.set_piece_at(square, chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
-    board.turn = bool(positions.side[i] == 0)
-    return board
 
 
 def bucket_of(row):
@@ -131,7 +121,7 @@ def test_the_float_model_and_the_engine_agree():
     positions = random_positions(30, seed=3)
     outputs = network_outputs(dequantize(network), active_inputs(positions.board, positions.side))
     for i in range(30):
-        position = Position(board_of(positions, i).fen())
+        position = Position(board_of(positions.board[i], positions.side[i]).fen())
         assert evaluate(position.tab, position.bb, position.st, params) == pytest.approx(
             OUTPUT_SCALE * outputs[i], abs=2)
 
@@ -162,7 +152,7 @@ def test_a_widened_network_scores_as_the_narrow_one_and_trains_its_new_units():
     reference, params = evaluation_array(zero_padded(narrow)), evaluation_array(wide)
     positions = random_positions(40, seed=9)
     for i in range(40):
-        position = Position(board_of(positions, i).fen())
+        position = Position(board_of(positions.board[i], positions.side[i]).fen())
         assert evaluate(position.tab, position.bb, position.st, params) == evaluate(
             position.tab, position.bb, position.st, reference)
     gradient = np.zeros_like(dequantize(wide))
@@ -257,7 +247,7 @@ def test_generated_positions_are_quiet_labelled_and_resumable(tmp_path):
         black = game["result"][game["side"] == 1]
         assert set(white) == {white[0]} and set(black) == {-white[0]} and white[0] in (-1, 0, 1)
     for i in range(len(positions)):  # the side to move is never in check (quiet positions only)
-        assert not board_of(positions, i).is_check()
+        assert not board_of(positions.board[i], positions.side[i]).is_check()
     first = (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns
     generate_positions(settings, 1, lambda games, kept: pytest.fail("nothing is missing"))
     assert (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns == first

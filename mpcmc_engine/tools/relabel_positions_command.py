@@ -36,10 +36,10 @@ def run(args) -> int:
             from mpcmc_engine.eval.eval_file import load_evaluation
             load_evaluation(args.eval_file)
         todo = missing_relabels(settings)
+        total = len(chunk_files(args.data))
     except ValueError as error:
         return _fail(str(error))
     try:
-        total = len(chunk_files(args.data))
         with tqdm(total=total, initial=total - len(todo), unit="chunk", desc="relabel-positions") as bar:
             counts = [0, 0]
 

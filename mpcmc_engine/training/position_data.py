@@ -80,9 +80,17 @@ def read_chunk(path: Path) -> Positions:
                      arrays["score"].astype(np.int16), arrays["result"].astype(np.int8))
 
 
+def clipped_score(score: int) -> int:
+    """A search score within the format's +-SCORE_LIMIT."""
+    return max(-SCORE_LIMIT, min(SCORE_LIMIT, score))
+
+
 def chunk_files(directory) -> list:
-    """The chunk files of `directory` by number (none when it does not exist)."""
-    return [path for path in sorted(Path(directory).glob("chunk-*.npz")) if not path.name.endswith(".tmp.npz")]
+    """The chunk files of `directory` by number; ValueError when it holds none."""
+    found = [path for path in sorted(Path(directory).glob("chunk-*.npz")) if not path.name.endswith(".tmp.npz")]
+    if not found:
+        raise ValueError(f"position data {directory}: no chunk-*.npz files")
+    return found
 
 
 def chunk_index(path: Path) -> int:
@@ -94,11 +102,6 @@ def load_positions(*directories) -> Positions:
     """Every chunk of the `directories`, concatenated in order (directories as given, chunks by number), each
     position with its chunk's number in that order; ValueError when a directory holds none or a chunk is
     unreadable."""
-    paths = []
-    for directory in directories:
-        found = chunk_files(directory)
-        if not found:
-            raise ValueError(f"position data {directory}: no chunk-*.npz files")
-        paths += found
+    paths = [path for directory in directories for path in chunk_files(directory)]
     chunks = [read_chunk(path) for path in paths]
     return concatenated(chunks, np.repeat(np.arange(len(chunks), dtype=np.int32), [len(chunk) for chunk in chunks]))

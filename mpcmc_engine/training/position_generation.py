@@ -20,7 +20,7 @@ from mpcmc_engine.search.core import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.chunk_workers import run_chunks
 from mpcmc_engine.training.play import selfplay_record
-from mpcmc_engine.training.position_data import SCORE_LIMIT, Positions, chunk_path, concatenated, write_chunk
+from mpcmc_engine.training.position_data import Positions, chunk_path, clipped_score, concatenated, write_chunk
 
 OPENINGS_READ = 20000   # openings read from a PGN book
 SEARCH_HASH_MB = 16
@@ -68,7 +68,7 @@ class PositionsBuilder:
             return
         self.boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
         self.sides.append(0 if position.white_to_move else 1)
-        self.scores.append(max(-SCORE_LIMIT, min(SCORE_LIMIT, found.score)))
+        self.scores.append(clipped_score(found.score))
 
     def build(self, white_result: float, label: str) -> Positions:
         """The kept positions with the game's result (1, 0.5, 0 for white) for each one's side to move."""

@@ -19,7 +19,7 @@ from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.chunk_workers import run_chunks
 from mpcmc_engine.training.position_data import (
-    SCORE_LIMIT, Positions, chunk_files, chunk_index, chunk_path, read_chunk, write_chunk,
+    Positions, chunk_files, chunk_index, chunk_path, clipped_score, read_chunk, write_chunk,
 )
 from mpcmc_engine.training.position_generation import is_quiet, playing_searcher
 
@@ -35,13 +35,20 @@ class RelabelSettings:
     eval_file: str = ""
 
 
-def position_of(squares: np.ndarray, side: int) -> Position:
-    """The position of a chunk's row: `squares` (64 piece codes, a1 first), `side` (0 white, 1 black) to move."""
+def board_of(squares: np.ndarray, side: int) -> chess.Board:
+    """The pieces and side to move of a chunk's row: `squares` (64 piece codes, a1 first), `side` (0 white, 1 black)
+    to move; no castling rights."""
     board = chess.Board(None)
     for square in np.flatnonzero(squares):
         code = int(squares[square])
         board.set_piece_at(int(square), chess.Piece(code & 7, chess.WHITE if code < 8 else chess.BLACK))
-    board.turn = side == 0
+    board.turn = bool(side == 0)
+    return board
+
+
+def position_of(squares: np.ndarray, side: int) -> Position:
+    """The position of a chunk's row (board_of) with the castling rights its kings and rooks allow."""
+    board = board_of(squares, side)
     board.castling_rights = chess.BB_CORNERS
     board.castling_rights = board.clean_castling_rights()
     return Position.from_board(board)
@@ -56,7 +63,7 @@ def relabelled(positions: Positions, nodes: int, searcher: Searcher) -> Position
         found = searcher.search(position, SearchLimits(nodes=nodes))
         if is_quiet(position, found):
             kept.append(row)
-            scores.append(max(-SCORE_LIMIT, min(SCORE_LIMIT, found.score)))
+            scores.append(clipped_score(found.score))
     rows = np.array(kept, dtype=np.int64)
     return Positions(positions.board[rows], positions.side[rows], np.array(scores, dtype=np.int16),
                      positions.result[rows])
@@ -73,8 +80,6 @@ def _relabel_chunk(settings: RelabelSettings, index: int, searcher: Searcher) ->
 def missing_relabels(settings: RelabelSettings) -> list:
     """The numbers of the source's chunks not yet written to the output; ValueError when the source has none."""
     numbers = [chunk_index(path) for path in chunk_files(settings.source)]
-    if not numbers:
-        raise ValueError(f"position data {settings.source}: no chunk-*.npz files")
     return [index for index in numbers if not chunk_path(settings.out, index).exists()]
 
 
