@@ -167,6 +167,17 @@ def capture_order(st, move):
     return gain * 8 - (st[ST_BOARD + move_from(move)] & 7)
 
 
+@jit("void(int64[::1], int64[::1], int64, int64, int64)", inline="always")
+def order_tactical_moves(st, ws, start, end, tt_move):
+    """Give moves ws[start:end] the ordering scores of quiescence and ProbCut: the TT move first, then tactical moves
+    by MVV-LVA, other moves (evasions) last."""
+    for i in range(start, end):
+        score = ORDER_TT_MOVE if ws[i] == tt_move else 0
+        if is_tactical(st, ws[i]):
+            score += capture_order(st, ws[i])
+        ws[i - W_MOVES + W_ORDER] = score
+
+
 @jit("int64(int64[::1], int64)", inline="always")
 def piece_target(st, move):
     """piece * 64 + target square of a move about to be made (the index of the continuation tables)."""
@@ -435,11 +446,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
             alpha = stand_pat
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, not checked)
-    for i in range(start, end):
-        if is_tactical(st, ws[i]):
-            ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) + (ORDER_TT_MOVE if ws[i] == tt_move else 0)
-        else:
-            ws[i - W_MOVES + W_ORDER] = ORDER_TT_MOVE if ws[i] == tt_move else 0
+    order_tactical_moves(st, ws, start, end, tt_move)
     best_move = 0
     for i in range(start, end):
         move = pick_move(ws, i, end)
@@ -553,8 +560,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
         # almost surely beats beta at full depth.
         start = W_MOVES + ply * MAX_MOVES
         end = generate_moves(tab, bb, st, ws, start, True)
-        for i in range(start, end):
-            ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) + (ORDER_TT_MOVE if ws[i] == tt_move else 0)
+        order_tactical_moves(st, ws, start, end, tt_move)
         for i in range(start, end):
             move = pick_move(ws, i, end)
             if not see_ge(tab, bb, st, move, probcut_beta - static_eval):
