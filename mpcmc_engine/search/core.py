@@ -554,8 +554,10 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
             if verified >= beta:
                 return score
     probcut_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * improving
+    probcut_depth = depth - PROBCUT_REDUCTION + 1  # the depth a ProbCut verification search stands for
     if (not pv_node and not checked and excluded == 0 and depth >= PROBCUT_MIN_DEPTH and abs(beta) < MATE_BOUND
-            and not (entry != 0 and entry_depth(entry) >= depth - 3 and entry_score(entry, ply) < probcut_beta)):
+            and not (entry != 0 and entry_depth(entry) >= probcut_depth
+                     and entry_score(entry, ply) < probcut_beta)):
         # ProbCut: a capture that beats probcut_beta in a reduced search (after a quiescence search that does)
         # almost surely beats beta at full depth.
         start = W_MOVES + ply * MAX_MOVES
@@ -575,7 +577,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
             if ws[S_ABORT]:
                 return 0
             if score >= probcut_beta:
-                tt_store(tt, key, move, score, depth - 3, BOUND_LOWER, ply, ctl[C_GENERATION])
+                tt_store(tt, key, move, score, probcut_depth, BOUND_LOWER, ply, ctl[C_GENERATION])
                 return score
     if tt_move == 0 and depth >= IIR_MIN_DEPTH:
         depth -= 1  # internal iterative reduction: without a TT move the node is searched a ply less deep
