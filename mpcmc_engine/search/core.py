@@ -1,5 +1,4 @@
-"""The numba search: quiescence, the alpha-beta node routine (PVS, null move, ProbCut, LMR, check extension) and
-the root.
+"""The numba search: quiescence, the alpha-beta node routine (PVS, null move, LMR, check extension) and the root.
 
 Every function takes the same arrays: `tab`, `bb`, `st` (the board, see bitboard), `weights` (packed evaluation
 weights), `tt` (the shared transposition table), `ws` (this thread's work array, slots in mpcmc_engine.search.constants)
@@ -63,12 +62,6 @@ SEE_QUIET_MAX_DEPTH = 8        # quiet moves losing more than SEE_QUIET_MARGIN *
 SEE_QUIET_MARGIN = 60
 SEE_CAPTURE_MAX_DEPTH = 6      # captures losing more than SEE_CAPTURE_MARGIN * depth * depth are pruned
 SEE_CAPTURE_MARGIN = 20
-PROBCUT_MIN_DEPTH = 5          # ProbCut: a capture whose reduced search beats beta + MARGIN (less IMPROVING when the
-PROBCUT_MARGIN = 180           # position is improving) cuts the node off, from this depth on
-PROBCUT_IMPROVING = 50
-PROBCUT_REDUCTION = 4
-CUT_NODE_REDUCTION = 2         # LMR: extra plies for quiet moves other than killers at an expected cut node
-NOT_CUT = np.bool_(False)      # cut_node of a PV or verification search (a literal False would not compile recursively)
 ORDER_TT_MOVE = 1 << 30
 ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
@@ -81,7 +74,7 @@ LMR_REDUCTION = np.array([[0 if d == 0 or m == 0 else int(0.75 + math.log(d) * m
                            for m in range(64)] for d in range(64)], dtype=np.int64).ravel()
 
 NODE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
-                  "int64, int64, int64, int64, boolean)")
+                  "int64, int64, int64, int64)")
 QUIESCENCE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], "
                         "int64[::1], int64, int64, int64)")
 ROOT_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
@@ -165,17 +158,6 @@ def capture_order(st, move):
     if kind == KIND_PROMOTION:
         gain += SEE_VALUE[move_promotion(move)] - SEE_VALUE[PAWN]
     return gain * 8 - (st[ST_BOARD + move_from(move)] & 7)
-
-
-@jit("void(int64[::1], int64[::1], int64, int64, int64)", inline="always")
-def order_tactical_moves(st, ws, start, end, tt_move):
-    """Give moves ws[start:end] the ordering scores of quiescence and ProbCut: the TT move first, then tactical moves
-    by MVV-LVA, other moves (evasions) last."""
-    for i in range(start, end):
-        score = ORDER_TT_MOVE if ws[i] == tt_move else 0
-        if is_tactical(st, ws[i]):
-            score += capture_order(st, ws[i])
-        ws[i - W_MOVES + W_ORDER] = score
 
 
 @jit("int64(int64[::1], int64)", inline="always")
@@ -300,22 +282,18 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
             update_quiet_histories(ws, st, ws[i], ply, -bonus)
 
 
-@jit("int64(int64, int64, boolean, int64, boolean, boolean, boolean, boolean)", inline="always")
-def late_move_reduction(depth, searched, quiet, order, pv_node, improving, cut_node, tt_capture):
+@jit("int64(int64, int64, boolean, int64, boolean, boolean)", inline="always")
+def late_move_reduction(depth, searched, quiet, order, pv_node, improving):
     """Plies by which the `searched`-th move (ordering score `order`) of a node of `depth` is reduced, from 0 to
     depth - 2: the LMR table, one less at PV nodes and for killers and the counter move, one more when the position
-    is not improving, less or more by the quiet move's history, CUT_NODE_REDUCTION more at an expected cut node
-    (killers and the counter move excepted) and one more when the TT move is a capture; half the table for captures
-    losing material."""
+    is not improving, less or more by the quiet move's history; half the table for captures losing material."""
     reduction = LMR_REDUCTION[min(depth, 63) * 64 + min(searched, 63)]
     if quiet:
         if order >= ORDER_KILLER - 2:
             reduction -= 1
         else:
             reduction -= order // LMR_HISTORY_DIVISOR if order >= 0 else -(-order // LMR_HISTORY_DIVISOR)
-            reduction += CUT_NODE_REDUCTION if cut_node else 0
         reduction += 0 if improving else 1
-        reduction += 1 if tt_capture else 0
     else:
         reduction //= 2
     if pv_node:
@@ -446,7 +424,11 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
             alpha = stand_pat
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, not checked)
-    order_tactical_moves(st, ws, start, end, tt_move)
+    for i in range(start, end):
+        if is_tactical(st, ws[i]):
+            ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) + (ORDER_TT_MOVE if ws[i] == tt_move else 0)
+        else:
+            ws[i - W_MOVES + W_ORDER] = ORDER_TT_MOVE if ws[i] == tt_move else 0
     best_move = 0
     for i in range(start, end):
         move = pick_move(ws, i, end)
@@ -474,12 +456,11 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
 
 
 @jit(NODE_SIGNATURE)
-def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node):
+def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     """Alpha-beta search of `depth` plies (quiescence below 1) at distance `ply` from the root: PVS, TT cutoffs
-    outside PV nodes, null-move pruning, ProbCut, late move reductions, check extension, mate-distance pruning and
-    draw detection. Null moves are never played twice in a row. `cut_node`: a null-window node expected to fail high
-    (the reduced null-window searches and every second ply below them). Fail-soft: returns r with r <= alpha when no
-    move reaches alpha, r >= beta on a cutoff."""
+    outside PV nodes, null-move pruning, late move reductions, check extension, mate-distance pruning and draw
+    detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move
+    reaches alpha, r >= beta on a cutoff."""
     if depth <= 0:
         return quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta)
     ws[W_PV_LENGTH + ply] = 0
@@ -533,8 +514,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
         reduction = NULL_MOVE_BASE + depth // NULL_MOVE_DEPTH_DIVISOR + min((eval_ - beta) // NULL_MOVE_EVAL_DIVISOR, 3)
         ws[W_MOVED + ply] = -1
         play_null_move(tab, bb, st, weights, ws, ply)
-        score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1,
-                         not cut_node)
+        score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
         if ws[S_ABORT]:
             return 0
@@ -547,37 +527,11 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
             verify_depth = depth - 1 if endgame else depth - reduction
             ws[S_NMP_MIN_PLY] = ply + 3 * verify_depth // 4
             ws[S_NMP_COLOR] = us
-            verified = negamax(tab, bb, st, weights, tt, ws, ctl, verify_depth, ply, beta - 1, beta, NOT_CUT)
+            verified = negamax(tab, bb, st, weights, tt, ws, ctl, verify_depth, ply, beta - 1, beta)
             ws[S_NMP_MIN_PLY] = 0
             if ws[S_ABORT]:
                 return 0
             if verified >= beta:
-                return score
-    probcut_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * improving
-    probcut_depth = depth - PROBCUT_REDUCTION + 1  # the depth a ProbCut verification search stands for
-    if (not pv_node and not checked and excluded == 0 and depth >= PROBCUT_MIN_DEPTH and abs(beta) < MATE_BOUND
-            and not (entry != 0 and entry_depth(entry) >= probcut_depth
-                     and entry_score(entry, ply) < probcut_beta)):
-        # ProbCut: a capture that beats probcut_beta in a reduced search (after a quiescence search that does)
-        # almost surely beats beta at full depth.
-        start = W_MOVES + ply * MAX_MOVES
-        end = generate_moves(tab, bb, st, ws, start, True)
-        order_tactical_moves(st, ws, start, end, tt_move)
-        for i in range(start, end):
-            move = pick_move(ws, i, end)
-            if not see_ge(tab, bb, st, move, probcut_beta - static_eval):
-                continue
-            ws[W_MOVED + ply] = piece_target(st, move)
-            play(tab, bb, st, weights, ws, ply, move)
-            score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -probcut_beta, -probcut_beta + 1)
-            if score >= probcut_beta:
-                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - PROBCUT_REDUCTION, ply + 1, -probcut_beta,
-                                 -probcut_beta + 1, not cut_node)
-            unmake_move(bb, st)
-            if ws[S_ABORT]:
-                return 0
-            if score >= probcut_beta:
-                tt_store(tt, key, move, score, probcut_depth, BOUND_LOWER, ply, ctl[C_GENERATION])
                 return score
     if tt_move == 0 and depth >= IIR_MIN_DEPTH:
         depth -= 1  # internal iterative reduction: without a TT move the node is searched a ply less deep
@@ -590,8 +544,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
         tt_score = entry_score(entry, ply)
         singular_beta = tt_score - SINGULAR_MARGIN * depth
         ws[W_EXCLUDED + ply] = tt_move
-        score = negamax(tab, bb, st, weights, tt, ws, ctl, (depth - 1) // 2, ply, singular_beta - 1, singular_beta,
-                        cut_node)
+        score = negamax(tab, bb, st, weights, tt, ws, ctl, (depth - 1) // 2, ply, singular_beta - 1, singular_beta)
         ws[W_EXCLUDED + ply] = 0
         if ws[S_ABORT]:
             return 0
@@ -611,7 +564,6 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
     best_move = 0
     quiets = 0
     late_quiets = (LMP_BASE + depth * depth) // (2 - improving)
-    tt_capture = tt_move != 0 and is_tactical(st, tt_move)
     for i in range(start, end):
         move = pick_move(ws, i, end)
         searched = i - start
@@ -628,22 +580,18 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta, cut_node
         play(tab, bb, st, weights, ws, ply, move)
         if searched == 0:
             extension = tt_extension if move == tt_move else 0
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 + extension, ply + 1, -beta, -alpha,
-                             not pv_node and not cut_node)
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 + extension, ply + 1, -beta, -alpha)
         else:
             reduction = 0
             order = ws[i - W_MOVES + W_ORDER]
             if (depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and not checked
                     and (quiet or order < ORDER_BAD_CAPTURE // 2) and not in_check(tab, bb, st)):
-                reduction = late_move_reduction(depth, searched, quiet, order, pv_node, improving, cut_node,
-                                                tt_capture)
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha,
-                             reduction > 0 or not cut_node)
+                reduction = late_move_reduction(depth, searched, quiet, order, pv_node, improving)
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha)
             if score > alpha and reduction > 0:
-                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -alpha - 1, -alpha,
-                                 not cut_node)
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -alpha - 1, -alpha)
             if alpha < score < beta:
-                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha, NOT_CUT)
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -beta, -alpha)
         unmake_move(bb, st)
         if ws[S_ABORT]:
             return 0
@@ -683,11 +631,11 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
         ws[W_MOVED] = piece_target(st, move)
         play(tab, bb, st, weights, ws, 0, move)
         if i == 0:
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha, False)
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
         else:
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -alpha - 1, -alpha, True)
+            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -alpha - 1, -alpha)
             if alpha < score < beta:
-                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha, False)
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
         unmake_move(bb, st)
         if ws[S_ABORT]:
             return 0
