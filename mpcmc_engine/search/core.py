@@ -1,4 +1,5 @@
-"""The numba search: quiescence, the alpha-beta node routine (PVS, null move, LMR, check extension) and the root.
+"""The numba search: quiescence, the alpha-beta node routine (PVS, null move, ProbCut, LMR, check extension) and
+the root.
 
 Every function takes the same arrays: `tab`, `bb`, `st` (the board, see bitboard), `weights` (packed evaluation
 weights), `tt` (the shared transposition table), `ws` (this thread's work array, slots in mpcmc_engine.search.constants)
@@ -62,6 +63,10 @@ SEE_QUIET_MAX_DEPTH = 8        # quiet moves losing more than SEE_QUIET_MARGIN *
 SEE_QUIET_MARGIN = 60
 SEE_CAPTURE_MAX_DEPTH = 6      # captures losing more than SEE_CAPTURE_MARGIN * depth * depth are pruned
 SEE_CAPTURE_MARGIN = 20
+PROBCUT_MIN_DEPTH = 5          # ProbCut: a capture whose reduced search beats beta + MARGIN (less IMPROVING when the
+PROBCUT_MARGIN = 180           # position is improving) cuts the node off, from this depth on
+PROBCUT_IMPROVING = 50
+PROBCUT_REDUCTION = 4
 ORDER_TT_MOVE = 1 << 30
 ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
@@ -158,6 +163,17 @@ def capture_order(st, move):
     if kind == KIND_PROMOTION:
         gain += SEE_VALUE[move_promotion(move)] - SEE_VALUE[PAWN]
     return gain * 8 - (st[ST_BOARD + move_from(move)] & 7)
+
+
+@jit("void(int64[::1], int64[::1], int64, int64, int64)", inline="always")
+def order_tactical_moves(st, ws, start, end, tt_move):
+    """Give moves ws[start:end] the ordering scores of quiescence and ProbCut: the TT move first, then tactical moves
+    by MVV-LVA, other moves (evasions) last."""
+    for i in range(start, end):
+        score = ORDER_TT_MOVE if ws[i] == tt_move else 0
+        if is_tactical(st, ws[i]):
+            score += capture_order(st, ws[i])
+        ws[i - W_MOVES + W_ORDER] = score
 
 
 @jit("int64(int64[::1], int64)", inline="always")
@@ -424,11 +440,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
             alpha = stand_pat
     start = W_MOVES + ply * MAX_MOVES
     end = generate_moves(tab, bb, st, ws, start, not checked)
-    for i in range(start, end):
-        if is_tactical(st, ws[i]):
-            ws[i - W_MOVES + W_ORDER] = capture_order(st, ws[i]) + (ORDER_TT_MOVE if ws[i] == tt_move else 0)
-        else:
-            ws[i - W_MOVES + W_ORDER] = ORDER_TT_MOVE if ws[i] == tt_move else 0
+    order_tactical_moves(st, ws, start, end, tt_move)
     best_move = 0
     for i in range(start, end):
         move = pick_move(ws, i, end)
@@ -458,8 +470,8 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
 @jit(NODE_SIGNATURE)
 def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     """Alpha-beta search of `depth` plies (quiescence below 1) at distance `ply` from the root: PVS, TT cutoffs
-    outside PV nodes, null-move pruning, late move reductions, check extension, mate-distance pruning and draw
-    detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move
+    outside PV nodes, null-move pruning, ProbCut, late move reductions, check extension, mate-distance pruning and
+    draw detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move
     reaches alpha, r >= beta on a cutoff."""
     if depth <= 0:
         return quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta)
@@ -532,6 +544,32 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             if ws[S_ABORT]:
                 return 0
             if verified >= beta:
+                return score
+    probcut_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * improving
+    probcut_depth = depth - PROBCUT_REDUCTION + 1  # the depth a ProbCut verification search stands for
+    if (not pv_node and not checked and excluded == 0 and depth >= PROBCUT_MIN_DEPTH and abs(beta) < MATE_BOUND
+            and not (entry != 0 and entry_depth(entry) >= probcut_depth
+                     and entry_score(entry, ply) < probcut_beta)):
+        # ProbCut: a capture that beats probcut_beta in a reduced search (after a quiescence search that does)
+        # almost surely beats beta at full depth.
+        start = W_MOVES + ply * MAX_MOVES
+        end = generate_moves(tab, bb, st, ws, start, True)
+        order_tactical_moves(st, ws, start, end, tt_move)
+        for i in range(start, end):
+            move = pick_move(ws, i, end)
+            if not see_ge(tab, bb, st, move, probcut_beta - static_eval):
+                continue
+            ws[W_MOVED + ply] = piece_target(st, move)
+            play(tab, bb, st, weights, ws, ply, move)
+            score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -probcut_beta, -probcut_beta + 1)
+            if score >= probcut_beta:
+                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - PROBCUT_REDUCTION, ply + 1, -probcut_beta,
+                                 -probcut_beta + 1)
+            unmake_move(bb, st)
+            if ws[S_ABORT]:
+                return 0
+            if score >= probcut_beta:
+                tt_store(tt, key, move, score, probcut_depth, BOUND_LOWER, ply, ctl[C_GENERATION])
                 return score
     if tt_move == 0 and depth >= IIR_MIN_DEPTH:
         depth -= 1  # internal iterative reduction: without a TT move the node is searched a ply less deep
