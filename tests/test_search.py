@@ -13,7 +13,7 @@ from mpcmc_engine.search.constants import MATE
 from mpcmc_engine.search.limits import SearchLimits, uci_score
 from mpcmc_engine.search.searcher import Searcher
 
-BENCH_SIGNATURE = 704_120  # `mpcmc-engine bench` nodes with the shipped network (the default); see docs/STRENGTH.md
+BENCH_SIGNATURE = 824_471  # `mpcmc-engine bench` nodes with the shipped network (the default); see docs/STRENGTH.md
 MIDDLEGAME = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14"
 MATE_DEPTH = 12  # the depth within which every mate in two of the suite is found
 
@@ -274,6 +274,24 @@ def test_tt_store_and_probe():
     assert entry_move(entry) == 1234  # a store without a move keeps the key's move
     tt_store(tt, key, 0, -MATE + 8, 4, BOUND_UPPER, 4, 1)
     assert entry_score(tt_probe(tt, key), 8) == -MATE + 12
+
+
+def test_tt_bounded_eval_takes_the_stored_score_only_where_its_bound_allows():
+    import numpy as np
+    from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
+    from mpcmc_engine.search.core import tt_bounded_eval
+    from mpcmc_engine.search.tt import BUCKET_WORDS, tt_probe, tt_store
+    tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)
+    key = np.uint64(0x0FEDCBA987654321)
+    assert tt_bounded_eval(tt_probe(tt, key), 2, 37) == 37  # no entry: the static evaluation
+    tt_store(tt, key, 0, 120, 5, BOUND_LOWER, 2, 1)
+    assert tt_bounded_eval(tt_probe(tt, key), 2, 40) == 120  # worth at least 120: more than 40
+    assert tt_bounded_eval(tt_probe(tt, key), 2, 200) == 200  # a lower bound below the evaluation says nothing
+    tt_store(tt, key, 0, -30, 5, BOUND_UPPER, 2, 1)
+    assert tt_bounded_eval(tt_probe(tt, key), 2, 40) == -30  # worth at most -30: less than 40
+    assert tt_bounded_eval(tt_probe(tt, key), 2, -90) == -90
+    tt_store(tt, key, 0, 15, 5, BOUND_EXACT, 2, 1)
+    assert tt_bounded_eval(tt_probe(tt, key), 2, 40) == 15 and tt_bounded_eval(tt_probe(tt, key), 2, -90) == 15
 
 
 def test_tt_replacement_prefers_shallow_and_old_entries():

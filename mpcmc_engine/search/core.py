@@ -407,11 +407,22 @@ def play_null_move(tab, bb, st, weights, ws, ply):
     make_null_move(tab, bb, st)
 
 
+@jit("int64(int64, int64, int64)", inline="always")
+def tt_bounded_eval(entry, ply, static_eval):
+    """The static evaluation `static_eval` at `ply`, replaced by the TT entry's score when its bound says the position
+    is worth more (lower bound above it) or less (upper bound below it); unchanged without an entry (0)."""
+    if entry != 0:
+        tt_score = entry_score(entry, ply)
+        if entry_bound(entry) & (BOUND_LOWER if tt_score > static_eval else BOUND_UPPER):
+            return tt_score
+    return static_eval
+
+
 @jit(QUIESCENCE_SIGNATURE)
 def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
-    """Quiescence search: stand pat, then captures and promotions (every evasion when in check), skipping captures
-    that lose material (SEE) or cannot reach alpha (delta pruning); TT cutoffs outside PV nodes, the TT move first,
-    results stored at depth 0. Fail-soft within (alpha, beta)."""
+    """Quiescence search: stand pat (the static evaluation, bounded by the TT score), then captures and promotions
+    (every evasion when in check), skipping captures that lose material (SEE) or cannot reach alpha (delta pruning);
+    TT cutoffs outside PV nodes, the TT move first, results stored at depth 0. Fail-soft within (alpha, beta)."""
     ws[W_PV_LENGTH + ply] = 0
     if enter_node(ws, ctl, ply):
         return 0
@@ -432,7 +443,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
         best = -MATE + ply
         stand_pat = -INF
     else:
-        stand_pat = search_evaluate(tab, bb, st, weights, ws, ply)
+        stand_pat = tt_bounded_eval(entry, ply, search_evaluate(tab, bb, st, weights, ws, ply))
         if stand_pat >= beta:
             return stand_pat
         best = stand_pat
@@ -504,11 +515,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         eval_ = EVAL_NONE
     else:
         static_eval = search_evaluate(tab, bb, st, weights, ws, ply)
-        eval_ = static_eval
-        if entry != 0:
-            tt_score = entry_score(entry, ply)
-            if entry_bound(entry) & (BOUND_LOWER if tt_score > eval_ else BOUND_UPPER):
-                eval_ = tt_score
+        eval_ = tt_bounded_eval(entry, ply, static_eval)
     ws[W_EVAL + ply] = static_eval
     improving = not checked and is_improving(ws, ply, static_eval)
     us = st[ST_SIDE]
