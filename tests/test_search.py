@@ -228,7 +228,7 @@ def test_two_threads():
 
 
 def test_bench_signature():
-    """`bench` (every position, depth 10, one thread) gives the node count that README.md and docs/STRENGTH.md state:
+    """`bench` (every position, depth 10, one thread) gives the node count that docs/STRENGTH.md states:
     a change of this number is a change of the search's behaviour, to be tested in a match and logged there."""
     result = run_bench()
     print(f"bench: {result.nodes} nodes")
