@@ -262,8 +262,8 @@ CELLS = {
     "eth-eval-sf-opp-50ms": _cross_cell(ETHEREAL, STOCKFISH, STOCKFISH),
     "eth-eval-sf-opp-vs-eth-50ms": _cross_cell(ETHEREAL, STOCKFISH, ETHEREAL),
     "eth-vs-sf-50ms": _ethereal_against_stockfish(),
-    # the paper's budgets (not yet played: 20 minutes to an hour a game on 2 cores); deterministic in nodes, about as
-    # many as Stockfish 15.1 searches in that time here (1.27 M nodes/s)
+    # the paper's budgets (few games played: 18 minutes to over an hour a game on 2 cores); deterministic in nodes,
+    # about as many as Stockfish 15.1 searches in that time here (1.27 M nodes/s)
     **_paper_stochastic_cells(500, "500ms", STOCKFISH, cap_seconds=100, prefix="sf-", variants=("one", "one-fort")),
     **_table_cells(600_000, "600k", STOCKFISH, "sf-", "fresh", ("one-det", "one-fort-det")),
     **_paper_stochastic_cells(2000, "2s", STOCKFISH, cap_seconds=400, prefix="sf-", variants=("one", "one-fort")),
