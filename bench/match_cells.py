@@ -94,14 +94,17 @@ def provenance(repository: Path, out_dir: Path) -> str:
 
 
 def run_cell(experiment: Experiment, name, games, concurrency, out_dir: Path) -> int:
-    """Play (or resume) one cell; write its PGN and summary (the command, with paths inside the repository relative
-    to it); return the match command's exit status."""
+    """Play (or resume) one cell; write its PGN and, when the match ended normally, its summary (the command, with
+    paths inside the repository relative to it; an interrupted or failed match leaves the summary as it was); return
+    the match command's exit status."""
     from mpcmc_engine.cli import main as cli_main
 
     arguments = match_arguments(experiment, name, games, concurrency, out_dir)
     captured = io.StringIO()
     with contextlib.redirect_stdout(captured):
         status = cli_main(arguments)
+    if status != 0:
+        return status
     summary = captured.getvalue()
     inside = str(experiment.repository) + os.sep
     shown = [argument.replace(inside, "") for argument in arguments]
@@ -169,4 +172,11 @@ def main(experiment: Experiment, argv=None) -> int:
         parser.error(f"unknown cells {unknown}; --list shows them")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    return max(run_cell(experiment, cell, args.games, args.concurrency, out_dir) for cell in args.cells)
+    from mpcmc_engine.tools.match_command import INTERRUPTED
+
+    statuses = []
+    for cell in args.cells:
+        statuses.append(run_cell(experiment, cell, args.games, args.concurrency, out_dir))
+        if statuses[-1] == INTERRUPTED:   # Ctrl-C or SIGTERM: no further cell
+            break
+    return max(statuses)

@@ -3,8 +3,10 @@ misbehaving engines (tests/fake_uci_engine.py) that must lose with the reason re
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 
 import chess
 import chess.pgn
@@ -192,6 +194,33 @@ def match_process(engine_command, engine_env, pgn, *arguments):
     return subprocess.run([*engine_command, "match", "--engine", STOCKFISH, "--name", "sf1", "--engine", STOCKFISH,
                            "--name", "sf2", "--nodes", "200", "--pgn", str(pgn), "--quiet", *arguments],
                           env=engine_env, capture_output=True, text=True, timeout=300)
+
+
+def default_sigint() -> None:
+    """In the child before exec: SIGINT's default disposition (a test run as a background job inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_stops_keeping_the_finished_games_and_resume_plays_on(tmp_path, engine_command, engine_env,
+                                                                               stop_signal):
+    pgn = tmp_path / "match.pgn"
+    process = subprocess.Popen([*engine_command, "match", "--engine", STOCKFISH, "--name", "sf1", "--engine",
+                                STOCKFISH, "--name", "sf2", "--nodes", "200", "--games", "400", "--pgn", str(pgn),
+                                "--quiet"], env=engine_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=default_sigint)
+    deadline = time.monotonic() + 120
+    while not (pgn.exists() and pgn.read_text().count("[Result ") >= 2) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    process.send_signal(stop_signal)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted; finished games are in the PGN file" in err and "games" not in out
+    played = read_games(pgn)
+    assert 2 <= len(played) < 400 and all(game.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for game in played)
+    resumed = match_process(engine_command, engine_env, pgn, "--games", str(len(played) + 2))
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(read_games(pgn)) == len(played) + 2
 
 
 @pytest.mark.parametrize("content, reason", [

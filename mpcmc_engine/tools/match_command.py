@@ -6,7 +6,9 @@ See docs/TOOLS.md for the time control, adjudication, resume and SPRT convention
 """
 
 import argparse
+import signal
 import sys
+import threading
 
 from mpcmc_engine.match.clock import TimeControl
 from mpcmc_engine.match.game import Adjudication, GameSettings, MoveLimits
@@ -125,8 +127,29 @@ def plan_from(args) -> MatchPlan:
                      engine_limits, keeps_hash)
 
 
+INTERRUPTED = 130   # the exit status after Ctrl-C or SIGTERM, as a shell reports a process ended by SIGINT
+
+
+def interrupt(signum, frame) -> None:
+    """Signal handler: stop the match as Ctrl-C does (raise KeyboardInterrupt in the main thread)."""
+    raise KeyboardInterrupt
+
+
 def run(args) -> int:
-    """Play the match and print the report on stdout; return 0, or 1 when it cannot run, 130 on Ctrl-C."""
+    """Play the match and print the report on stdout; return 0, or 1 when it cannot run, 130 on Ctrl-C or SIGTERM
+    (`kill`, `timeout`, a process manager; also a background job, whose SIGINT the shell ignores). SIGTERM's handler
+    is set in the main thread for the match's duration only."""
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, interrupt) if in_main_thread else None
+    try:
+        return play(args)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def play(args) -> int:
+    """Play the match and print the report on stdout; return run()'s exit status (KeyboardInterrupt caught)."""
     try:
         plan = plan_from(args)
         tally = run_match(plan, show_progress=not args.quiet)
@@ -136,6 +159,6 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print("mpcmc-engine match: interrupted; finished games are in the PGN file, rerun to resume",
               file=sys.stderr)
-        return 130
+        return INTERRUPTED
     print("\n".join(tally.report(plan.names, plan.sprt)))
     return 0
