@@ -172,7 +172,7 @@ def main(experiment: Experiment, argv=None) -> int:
         parser.error(f"unknown cells {unknown}; --list shows them")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    from mpcmc_engine.tools.match_command import INTERRUPTED
+    from mpcmc_engine.tools.interruption import INTERRUPTED
 
     statuses = []
     for cell in args.cells:

@@ -2,12 +2,17 @@
 
 With no command the program speaks UCI on stdin/stdout. Each other command lives in its own module that
 exposes `configure(parser)` (adds its arguments) and `run(args) -> int` (the exit status); a module is imported only
-when its command is chosen, so that the UCI start-up path never pays for numba or other heavy imports.
+when its command is chosen, so that the UCI start-up path never pays for numba or other heavy imports. The
+commands that keep their work on Ctrl-C stop on SIGTERM the same way (mpcmc_engine.tools.interruption); the UCI engine
+and the other commands keep SIGTERM's default.
 """
 
 import argparse
+import contextlib
 import importlib
 import sys
+
+from mpcmc_engine.tools.interruption import sigterm_as_interrupt
 
 # command name -> (module, one-line help)
 COMMANDS = {
@@ -28,6 +33,12 @@ COMMANDS = {
     "endgame-train": ("mpcmc_engine.tools.endgame_train_command",
                       "TD training on KRK / KQK in stages, measured against the perfect player after each"),
 }
+
+# Commands whose Ctrl-C path keeps their finished work (checkpoint, chunks, games) and that SIGTERM stops the same way.
+# The others keep SIGTERM's default, which ends them at once: a Python handler would wait for a numba call in the main
+# thread (a deep perft) to return.
+STOPPED_AS_BY_CTRL_C = frozenset(
+    {"match", "train", "gen-positions", "relabel-positions", "train-network", "endgame-train"})
 
 
 def main(argv=None) -> int:
@@ -52,4 +63,5 @@ def main(argv=None) -> int:
     module = importlib.import_module(module_name)
     parser = argparse.ArgumentParser(prog=f"mpcmc-engine {name}", description=help_text)
     module.configure(parser)
-    return module.run(parser.parse_args(argv[1:]))
+    with sigterm_as_interrupt() if name in STOPPED_AS_BY_CTRL_C else contextlib.nullcontext():
+        return module.run(parser.parse_args(argv[1:]))

@@ -433,10 +433,11 @@ def test_gen_positions_workers_end_when_the_command_is_killed(tmp_path, engine_e
     assert running == [], f"workers {running} still running after the command was killed"
 
 
-def test_gen_positions_interrupted_keeps_its_chunks_and_resumes(tmp_path, engine_env):
-    """Ctrl-C (SIGINT) during a gen-positions run with 2 workers: the command says it finishes the chunks begun, ends
-    with status 130 and no traceback, every chunk file it leaves is whole, and the same command then generates only
-    the missing chunks."""
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_gen_positions_interrupted_keeps_its_chunks_and_resumes(tmp_path, engine_env, stop_signal):
+    """Ctrl-C (SIGINT) or SIGTERM (sent to the command alone, not to its workers) during a gen-positions run with 2
+    workers: the command says it finishes the chunks begun, ends with status 130 and no traceback, every chunk file it
+    leaves is whole, and the same command then generates only the missing chunks."""
     data = tmp_path / "data"
     command = [sys.executable, "-m", "mpcmc_engine", "gen-positions", "--out", str(data), "--games", "60",
                "--games-per-chunk", "2", "--nodes", "200", "--workers", "2"]
@@ -444,7 +445,7 @@ def test_gen_positions_interrupted_keeps_its_chunks_and_resumes(tmp_path, engine
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal has it
     try:
         wait_for_a_chunk(run, data)
-        run.send_signal(signal.SIGINT)
+        run.send_signal(stop_signal)
         error = run.communicate(timeout=120)[1]
     finally:
         run.kill()

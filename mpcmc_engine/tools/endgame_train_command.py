@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from mpcmc_engine.training.endgame_table import PIECES
+from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
 def configure(parser) -> None:
@@ -46,7 +47,7 @@ def _check(args) -> str:
 
 def run(args) -> int:
     """Train and measure stage by stage; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated
-    and 130 on Ctrl-C (rerunning the same command continues)."""
+    and INTERRUPTED (130) on Ctrl-C or SIGTERM (rerunning the same command continues)."""
     from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.training.curve import write_curve_csv
     from mpcmc_engine.training.endgame_curve import plot_endgame_curves
@@ -78,7 +79,7 @@ def run(args) -> int:
     except GameError as error:
         return fail(f"{error}; rerun the same command to continue from the stage's checkpoint", 1)
     except KeyboardInterrupt:
-        return fail("interrupted; rerun the same command to continue", 130)
+        return fail("interrupted; rerun the same command to continue", INTERRUPTED)
     for row in rows:
         print(f"stage {row['stage']}: {row['games']} games, WCR {row['wcr']:.3f} [{row['wcr_low']:.3f}, "
               f"{row['wcr_high']:.3f}] ({row['won']}/{row['attacking']}), WE {row['we']:.3f}, LHS {row['lhs']:.3f}")

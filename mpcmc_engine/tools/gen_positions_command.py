@@ -6,6 +6,7 @@ import sys
 from tqdm import tqdm
 
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions, missing_chunks
+from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
 def configure(parser) -> None:
@@ -61,5 +62,5 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print(f"mpcmc-engine gen-positions: interrupted; the chunks written in {args.out} are kept, the same command "
               f"generates the missing ones", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     return 0

@@ -6,15 +6,14 @@ See docs/TOOLS.md for the time control, adjudication, resume and SPRT convention
 """
 
 import argparse
-import signal
 import sys
-import threading
 
 from mpcmc_engine.match.clock import TimeControl
 from mpcmc_engine.match.game import Adjudication, GameSettings, MoveLimits
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.match.runner import MatchError, MatchPlan, run_match
 from mpcmc_engine.match.stats import Sprt
+from mpcmc_engine.tools.interruption import INTERRUPTED
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option
 
 
@@ -127,29 +126,9 @@ def plan_from(args) -> MatchPlan:
                      engine_limits, keeps_hash)
 
 
-INTERRUPTED = 130   # the exit status after Ctrl-C or SIGTERM, as a shell reports a process ended by SIGINT
-
-
-def interrupt(signum, frame) -> None:
-    """Signal handler: stop the match as Ctrl-C does (raise KeyboardInterrupt in the main thread)."""
-    raise KeyboardInterrupt
-
-
 def run(args) -> int:
-    """Play the match and print the report on stdout; return 0, or 1 when it cannot run, 130 on Ctrl-C or SIGTERM
-    (`kill`, `timeout`, a process manager; also a background job, whose SIGINT the shell ignores). SIGTERM's handler
-    is set in the main thread for the match's duration only."""
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, interrupt) if in_main_thread else None
-    try:
-        return play(args)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def play(args) -> int:
-    """Play the match and print the report on stdout; return run()'s exit status (KeyboardInterrupt caught)."""
+    """Play the match and print the report on stdout; return 0, 1 when it cannot run, INTERRUPTED on Ctrl-C (or
+    SIGTERM, which the command line turns into it): the games in progress dropped, the finished ones in the PGN."""
     try:
         plan = plan_from(args)
         tally = run_match(plan, show_progress=not args.quiet)

@@ -7,6 +7,7 @@ from tqdm import tqdm
 
 from mpcmc_engine.training.position_data import chunk_files
 from mpcmc_engine.training.relabelling import RelabelSettings, missing_relabels, relabel_positions
+from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
 def configure(parser) -> None:
@@ -27,7 +28,7 @@ def _fail(message: str) -> int:
 
 def run(args) -> int:
     """Relabel the chunks not yet in --out with a progress bar (in chunks); 2 on bad settings, unreadable data or
-    an unusable evaluation file, 130 when interrupted."""
+    an unusable evaluation file, INTERRUPTED (130) when interrupted (Ctrl-C, SIGTERM)."""
     if args.nodes < 1 or args.workers < 1:
         return _fail("--nodes and --workers must be positive")
     settings = RelabelSettings(args.data, args.out, args.nodes, args.eval_file)
@@ -59,5 +60,5 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print(f"mpcmc-engine relabel-positions: interrupted; the chunks written in {args.out} are kept, the same "
               f"command relabels the missing ones", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     return 0

@@ -9,6 +9,7 @@ from mpcmc_engine.eval.weights import material_only_weights
 from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.generate import SourceConfig
 from mpcmc_engine.training.trainer import CHECKPOINT_EVERY
+from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
 def configure(parser) -> None:
@@ -103,7 +104,7 @@ def _probe(args, initial):
 
 def run(args) -> int:
     """Train and write the evaluation; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated and
-    130 on Ctrl-C (both after writing the checkpoint, from which --resume continues)."""
+    INTERRUPTED (130) on Ctrl-C or SIGTERM (both after writing the checkpoint, from which --resume continues)."""
     from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.training.checkpoint import checkpoint_path
     from mpcmc_engine.training.generate import GameError
@@ -141,6 +142,6 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print(f"mpcmc-engine train: interrupted; {checkpoint_path(args.out)} written: rerun with --resume to continue",
               file=sys.stderr)
-        return 130
+        return INTERRUPTED
     print(f"{model} evaluation written to {args.out}")
     return 0

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from mpcmc_engine.training.network_trainer import NetworkTrainSettings
+from mpcmc_engine.tools.interruption import INTERRUPTED
 
 CURVE_SUFFIXES = (".png",)
 
@@ -38,8 +39,8 @@ def _error(message: str) -> int:
 
 
 def run(args) -> int:
-    """Train and write the network; 2 with a one-line message on bad settings or unusable files, 130 when
-    interrupted (Ctrl-C)."""
+    """Train and write the network; 2 with a one-line message on bad settings or unusable files, INTERRUPTED (130)
+    when interrupted (Ctrl-C, SIGTERM)."""
     from mpcmc_engine.eval.network import load_network
     from mpcmc_engine.training.curve import write_curve_csv
     from mpcmc_engine.training.network_curve import plot_network_curve
@@ -76,7 +77,7 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print(f"mpcmc-engine train-network: interrupted; rerun with --resume to continue from the last whole epoch "
               f"({checkpoint_file(args.out)})", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     last = state.curve[-1]
     print(f"wrote {args.out}: train loss {last['train_loss']:.5f}, validation loss {last['validation_loss']:.5f}")
     return 0
