@@ -1,8 +1,15 @@
-"""Processes seen through Linux's /proc, for the tests that check what the engine and its tools leave running. A
-zombie (exited, not yet reaped) counts as gone."""
+"""Processes seen through Linux's /proc, for the tests that check what the engine and its tools leave running (a
+zombie, exited and not yet reaped, counts as gone), and the start of a child that Ctrl-C must reach."""
 
 import os
+import signal
 import time
+
+
+def default_sigint() -> None:
+    """In a child before exec (Popen's preexec_fn): SIGINT's default disposition, as a terminal gives it (a test run as
+    a background job would pass it on ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def process_stat(pid):

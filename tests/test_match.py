@@ -16,6 +16,7 @@ from mpcmc_engine.cli import main
 from mpcmc_engine.data import BALANCED_OPENINGS
 from mpcmc_engine.bitboard.position import ended_by_rules
 from mpcmc_engine.match.stats import SPRT_MIN_PAIRS
+from tests.processes import default_sigint
 
 STOCKFISH = "/usr/games/stockfish"
 FAKE_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci_engine.py")
@@ -194,11 +195,6 @@ def match_process(engine_command, engine_env, pgn, *arguments):
     return subprocess.run([*engine_command, "match", "--engine", STOCKFISH, "--name", "sf1", "--engine", STOCKFISH,
                            "--name", "sf2", "--nodes", "200", "--pgn", str(pgn), "--quiet", *arguments],
                           env=engine_env, capture_output=True, text=True, timeout=300)
-
-
-def default_sigint() -> None:
-    """In the child before exec: SIGINT's default disposition (a test run as a background job inherits it ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])

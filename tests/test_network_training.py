@@ -34,7 +34,7 @@ from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.relabelling import board_of
 from mpcmc_engine.training.td import NETWORK, game_update
 from mpcmc_engine.training.trainer import train
-from tests.processes import live_children, wait_gone
+from tests.processes import default_sigint, live_children, wait_gone
 from tests.test_eval import random_boards
 from tests.test_training import pgn_settings
 
@@ -442,7 +442,7 @@ def test_gen_positions_interrupted_keeps_its_chunks_and_resumes(tmp_path, engine
     command = [sys.executable, "-m", "mpcmc_engine", "gen-positions", "--out", str(data), "--games", "60",
                "--games-per-chunk", "2", "--nodes", "200", "--workers", "2"]
     run = subprocess.Popen(command, env=engine_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal has it
+                           preexec_fn=default_sigint)
     try:
         wait_for_a_chunk(run, data)
         run.send_signal(stop_signal)

@@ -29,6 +29,7 @@ from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td import eligibility_direction, game_update
 from mpcmc_engine.training.trainer import TrainSettings, train
 from mpcmc_engine.training.values import SCALE
+from tests.processes import default_sigint
 
 STOCKFISH = "/usr/games/stockfish"
 FAKE_ENGINE = str(Path(__file__).with_name("fake_uci_engine.py"))
@@ -300,7 +301,7 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_gives_the_uninterrupted_weights(t
     assert whole.returncode == 0, whole.stderr
     out = tmp_path / "parts.json"
     process = subprocess.Popen(train_command(out, *arguments), env=engine_env, stderr=subprocess.PIPE,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal has it
+                               preexec_fn=default_sigint)
     try:
         progress = b""
         while not (done := re.findall(rb"(\d+)/4000", progress)) or int(done[-1]) < 16:
