@@ -3,14 +3,16 @@
 A bucket is BUCKET_ENTRIES entries of two words, [key ^ data, data] (Hyatt's lockless hashing): an entry torn by
 a concurrent write fails the key check and is ignored. `data` packs the move (16 bits), the score + SCORE_OFFSET
 (16 bits), the depth (8 bits), the bound (2 bits) and the generation of the search that stored it (8 bits).
-Replacement: the entry of the same key, else an empty one, else the one with the least depth - AGE_WEIGHT * age.
+Replacement: the entry of the same key, else an empty one, else the one with the least depth - AGE_WEIGHT * age;
+a result that is only a bound does not replace the same key's entry when that entry is KEEP_DEEPER_BY or more
+plies deeper (a shallow or quiescence bound met through a transposition would erase a deep search's result).
 Mate scores are stored relative to the node (MATE - plies to mate) and converted back with the probing ply.
 """
 
 import numpy as np
 
 from mpcmc_engine.jit import jit
-from mpcmc_engine.search.constants import MATE_BOUND
+from mpcmc_engine.search.constants import BOUND_EXACT, MATE_BOUND
 
 BUCKET_ENTRIES = 4
 BUCKET_WORDS = 2 * BUCKET_ENTRIES
@@ -19,6 +21,7 @@ SCORE_OFFSET = 32768
 AGE_WEIGHT = 8
 GENERATIONS = 256
 HASHFULL_SAMPLE = 1000
+KEEP_DEEPER_BY = 4  # a bound is not stored over an entry of its key this many plies deeper (or more)
 
 U16 = np.uint64(0xFFFF)
 U8 = np.uint64(0xFF)
@@ -96,16 +99,20 @@ def entry_bound(data):
 
 @jit("void(uint64[::1], uint64, int64, int64, int64, int64, int64, int64)")
 def tt_store(tt, key, move, score, depth, bound, ply, generation):
-    """Store a search result of `depth` (0..255) for `key`; a null `move` keeps the move already stored for it."""
+    """Store a search result of `depth` (0..255) for `key`; a null `move` keeps the move already stored for it. A
+    bound (not exact) is dropped when the key's entry is KEEP_DEEPER_BY or more plies deeper."""
     base = _bucket(tt, key)
     victim = base
     victim_worth = 1 << 30
     for slot in range(base, base + BUCKET_WORDS, 2):
         data = tt[slot + 1]
         if data == 0 or tt[slot] ^ data == key:
+            if data != 0:
+                if bound != BOUND_EXACT and depth + KEEP_DEEPER_BY <= np.int64((data >> SHIFT_DEPTH) & U8):
+                    return
+                if move == 0:
+                    move = np.int64(data & U16)
             victim = slot
-            if data != 0 and move == 0:
-                move = np.int64(data & U16)
             break
         age = (generation - np.int64((data >> SHIFT_GENERATION) & U8)) & (GENERATIONS - 1)
         worth = np.int64((data >> SHIFT_DEPTH) & U8) - AGE_WEIGHT * age
