@@ -255,18 +255,22 @@ def test_see(fen, uci, gain):
 
 # --- transposition table ------------------------------------------------------------------------------------------
 
+def stored_entry(tt, key, ply):
+    """(move, score seen from `ply`, depth, bound) of `key`'s entry in `tt`."""
+    from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_move, entry_score, tt_probe
+    entry = tt_probe(tt, key)
+    return entry_move(entry), entry_score(entry, ply), entry_depth(entry), entry_bound(entry)
+
+
 def test_tt_store_and_probe():
     import numpy as np
     from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
-    from mpcmc_engine.search.tt import (BUCKET_WORDS, entry_bound, entry_depth, entry_move, entry_score,
-                                        tt_probe, tt_store)
+    from mpcmc_engine.search.tt import BUCKET_WORDS, entry_bound, entry_move, entry_score, tt_probe, tt_store
     tt = np.zeros(4 * BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x123456789ABCDEF0)
     assert tt_probe(tt, key) == 0
     tt_store(tt, key, 1234, -57, 9, BOUND_LOWER, 3, 1)
-    entry = tt_probe(tt, key)
-    assert (entry_move(entry), entry_score(entry, 3), entry_depth(entry), entry_bound(entry)) == (1234, -57, 9,
-                                                                                                  BOUND_LOWER)
+    assert stored_entry(tt, key, 3) == (1234, -57, 9, BOUND_LOWER)
     # A mate score is stored relative to the node: seen from another ply it keeps the distance from that node.
     tt_store(tt, key, 0, MATE - 10, 4, BOUND_EXACT, 6, 1)
     entry = tt_probe(tt, key)
@@ -316,26 +320,19 @@ def test_tt_replacement_prefers_shallow_and_old_entries():
 def test_tt_keeps_a_deeper_entry_of_the_same_key_against_a_shallow_bound():
     import numpy as np
     from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
-    from mpcmc_engine.search.tt import (BUCKET_WORDS, KEEP_DEEPER_BY, entry_bound, entry_depth, entry_move,
-                                        entry_score, tt_probe, tt_store)
+    from mpcmc_engine.search.tt import BUCKET_WORDS, KEEP_DEEPER_BY, tt_store
     tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x5A5A00FF00FF5A5A)
     tt_store(tt, key, 777, 40, 10, BOUND_LOWER, 0, 1)
     for bound in (BOUND_LOWER, BOUND_UPPER):  # a bound KEEP_DEEPER_BY plies shallower (a quiescence one too) is dropped
         for depth in (10 - KEEP_DEEPER_BY, 0):
             tt_store(tt, key, 555, -300, depth, bound, 0, 2)
-            entry = tt_probe(tt, key)
-            assert (entry_move(entry), entry_score(entry, 0), entry_depth(entry), entry_bound(entry)) == (
-                777, 40, 10, BOUND_LOWER)
+            assert stored_entry(tt, key, 0) == (777, 40, 10, BOUND_LOWER)
     tt_store(tt, key, 0, -20, 10 - KEEP_DEEPER_BY + 1, BOUND_UPPER, 0, 2)  # less shallow: it replaces the entry
-    entry = tt_probe(tt, key)
-    assert (entry_move(entry), entry_score(entry, 0), entry_depth(entry), entry_bound(entry)) == (
-        777, -20, 10 - KEEP_DEEPER_BY + 1, BOUND_UPPER)
+    assert stored_entry(tt, key, 0) == (777, -20, 10 - KEEP_DEEPER_BY + 1, BOUND_UPPER)
     tt_store(tt, key, 0, 80, 20, BOUND_LOWER, 0, 2)
     tt_store(tt, key, 555, 5, 1, BOUND_EXACT, 0, 2)  # an exact result always replaces it
-    entry = tt_probe(tt, key)
-    assert (entry_move(entry), entry_score(entry, 0), entry_depth(entry), entry_bound(entry)) == (
-        555, 5, 1, BOUND_EXACT)
+    assert stored_entry(tt, key, 0) == (555, 5, 1, BOUND_EXACT)
 
 
 def test_tt_hashfull_counts_current_generation():

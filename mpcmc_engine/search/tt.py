@@ -108,14 +108,14 @@ def tt_store(tt, key, move, score, depth, bound, ply, generation):
         data = tt[slot + 1]
         if data == 0 or tt[slot] ^ data == key:
             if data != 0:
-                if bound != BOUND_EXACT and depth + KEEP_DEEPER_BY <= np.int64((data >> SHIFT_DEPTH) & U8):
+                if bound != BOUND_EXACT and depth + KEEP_DEEPER_BY <= entry_depth(np.int64(data)):
                     return
                 if move == 0:
                     move = np.int64(data & U16)
             victim = slot
             break
         age = (generation - np.int64((data >> SHIFT_GENERATION) & U8)) & (GENERATIONS - 1)
-        worth = np.int64((data >> SHIFT_DEPTH) & U8) - AGE_WEIGHT * age
+        worth = entry_depth(np.int64(data)) - AGE_WEIGHT * age
         if worth < victim_worth:
             victim = slot
             victim_worth = worth
