@@ -23,14 +23,18 @@ GENERATIONS = 256
 HASHFULL_SAMPLE = 1000
 KEEP_DEEPER_BY = 4  # a bound is not stored over an entry of its key this many plies deeper (or more)
 
+# The layout of `data`: each field's first bit, as int64 for the entry readers (which take the data as int64) and as
+# uint64 for packing (numba types a shift of a uint64 by an int64 as float64: the two never mix).
+SCORE_SHIFT = 16
+DEPTH_SHIFT = 32
+BOUND_SHIFT = 40
+GENERATION_SHIFT = 42
 U16 = np.uint64(0xFFFF)
-U8 = np.uint64(0xFF)
-U3 = np.uint64(3)
 U32 = np.uint64(32)
-SHIFT_SCORE = np.uint64(16)
-SHIFT_DEPTH = np.uint64(32)
-SHIFT_BOUND = np.uint64(40)
-SHIFT_GENERATION = np.uint64(42)
+SHIFT_SCORE = np.uint64(SCORE_SHIFT)
+SHIFT_DEPTH = np.uint64(DEPTH_SHIFT)
+SHIFT_BOUND = np.uint64(BOUND_SHIFT)
+SHIFT_GENERATION = np.uint64(GENERATION_SHIFT)
 
 
 def table_size(hash_mb: int) -> int:
@@ -84,17 +88,22 @@ def entry_move(data):
 
 @jit("int64(int64, int64)", inline="always")
 def entry_score(data, ply):
-    return score_from_tt(((data >> 16) & 0xFFFF) - SCORE_OFFSET, ply)
+    return score_from_tt(((data >> SCORE_SHIFT) & 0xFFFF) - SCORE_OFFSET, ply)
 
 
 @jit("int64(int64)", inline="always")
 def entry_depth(data):
-    return (data >> 32) & 0xFF
+    return (data >> DEPTH_SHIFT) & 0xFF
 
 
 @jit("int64(int64)", inline="always")
 def entry_bound(data):
-    return (data >> 40) & 3
+    return (data >> BOUND_SHIFT) & 3
+
+
+@jit("int64(int64)", inline="always")
+def entry_generation(data):
+    return (data >> GENERATION_SHIFT) & 0xFF
 
 
 @jit("void(uint64[::1], uint64, int64, int64, int64, int64, int64, int64)")
@@ -106,16 +115,17 @@ def tt_store(tt, key, move, score, depth, bound, ply, generation):
     victim_worth = 1 << 30
     for slot in range(base, base + BUCKET_WORDS, 2):
         data = tt[slot + 1]
+        entry = np.int64(data)
         if data == 0 or tt[slot] ^ data == key:
             if data != 0:
-                if bound != BOUND_EXACT and depth + KEEP_DEEPER_BY <= entry_depth(np.int64(data)):
+                if bound != BOUND_EXACT and depth + KEEP_DEEPER_BY <= entry_depth(entry):
                     return
                 if move == 0:
-                    move = np.int64(data & U16)
+                    move = entry_move(entry)
             victim = slot
             break
-        age = (generation - np.int64((data >> SHIFT_GENERATION) & U8)) & (GENERATIONS - 1)
-        worth = entry_depth(np.int64(data)) - AGE_WEIGHT * age
+        age = (generation - entry_generation(entry)) & (GENERATIONS - 1)
+        worth = entry_depth(entry) - AGE_WEIGHT * age
         if worth < victim_worth:
             victim = slot
             victim_worth = worth
@@ -132,8 +142,8 @@ def tt_hashfull(tt, generation):
     entries = min(HASHFULL_SAMPLE, tt.shape[0] // 2)
     used = 0
     for entry in range(entries):
-        data = tt[2 * entry + 1]
-        if data != 0 and np.int64((data >> SHIFT_GENERATION) & U8) == generation:
+        data = np.int64(tt[2 * entry + 1])
+        if data != 0 and entry_generation(data) == generation:
             used += 1
     return used * 1000 // entries
 
