@@ -23,8 +23,8 @@ GENERATIONS = 256
 HASHFULL_SAMPLE = 1000
 KEEP_DEEPER_BY = 4  # a bound is not stored over an entry of its key this many plies deeper (or more)
 
-# The layout of `data`: each field's first bit, as int64 for the entry readers (which take the data as int64) and as
-# uint64 for packing (numba types a shift of a uint64 by an int64 as float64: the two never mix).
+# The layout of `data`: each field's first bit, as int64 for the entry readers (which read the data as int64) and as
+# uint64 for packing the stored word (numba turns uint64 op int64 into int64, so the two never mix).
 SCORE_SHIFT = 16
 DEPTH_SHIFT = 32
 BOUND_SHIFT = 40
