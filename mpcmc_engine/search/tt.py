@@ -103,7 +103,7 @@ def entry_bound(data):
 
 @jit("int64(int64)", inline="always")
 def entry_generation(data):
-    return (data >> GENERATION_SHIFT) & 0xFF
+    return (data >> GENERATION_SHIFT) & (GENERATIONS - 1)
 
 
 @jit("void(uint64[::1], uint64, int64, int64, int64, int64, int64, int64)")
