@@ -264,38 +264,73 @@ def stored_entry(tt, key, ply):
 
 def test_tt_store_and_probe():
     import numpy as np
-    from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
-    from mpcmc_engine.search.tt import BUCKET_WORDS, entry_bound, entry_move, entry_score, tt_probe, tt_store
+    from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, EVAL_LIMIT, EVAL_NONE
+    from mpcmc_engine.search.tt import (
+        BUCKET_WORDS, GENERATIONS, entry_bound, entry_eval, entry_generation, entry_move, entry_score, tt_probe,
+        tt_store,
+    )
     tt = np.zeros(4 * BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x123456789ABCDEF0)
     assert tt_probe(tt, key) == 0
-    tt_store(tt, key, 1234, -57, 9, BOUND_LOWER, 3, 1)
+    tt_store(tt, key, 1234, -57, 9, BOUND_LOWER, 3, 1, 88)
     assert stored_entry(tt, key, 3) == (1234, -57, 9, BOUND_LOWER)
+    assert entry_eval(tt_probe(tt, key)) == 88
     # A mate score is stored relative to the node: seen from another ply it keeps the distance from that node.
-    tt_store(tt, key, 0, MATE - 10, 4, BOUND_EXACT, 6, 1)
+    tt_store(tt, key, 0, MATE - 10, 4, BOUND_EXACT, 6, 1, EVAL_NONE)
     entry = tt_probe(tt, key)
     assert entry_score(entry, 2) == MATE - 6 and entry_bound(entry) == BOUND_EXACT
-    assert entry_move(entry) == 1234  # a store without a move keeps the key's move
-    tt_store(tt, key, 0, -MATE + 8, 4, BOUND_UPPER, 4, 1)
+    assert entry_move(entry) == 1234  # a store without a move keeps the key's move ...
+    assert entry_eval(entry) == 88  # ... and one without an evaluation the key's evaluation
+    tt_store(tt, key, 0, -MATE + 8, 4, BOUND_UPPER, 4, 1, EVAL_NONE)
     assert entry_score(tt_probe(tt, key), 8) == -MATE + 12
+    for static_eval in (-EVAL_LIMIT, EVAL_LIMIT, 0):  # every static evaluation fits, beside the other fields
+        tt_store(tt, key, 4321, -MATE + 8, 255, BOUND_EXACT, 4, GENERATIONS - 1, static_eval)
+        entry = tt_probe(tt, key)
+        assert (entry_eval(entry), entry_generation(entry)) == (static_eval, GENERATIONS - 1)
+        assert stored_entry(tt, key, 4) == (4321, -MATE + 8, 255, BOUND_EXACT)
+    other = np.uint64(0x0F0F0F0F0F0F0F0F)
+    tt_store(tt, other, 0, 0, 0, BOUND_EXACT, 0, 1, EVAL_NONE)  # no evaluation known: none is read back
+    assert entry_eval(tt_probe(tt, other)) == EVAL_NONE
 
 
 def test_tt_bounded_eval_takes_the_stored_score_only_where_its_bound_allows():
     import numpy as np
-    from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
+    from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER
     from mpcmc_engine.search.core import tt_bounded_eval
     from mpcmc_engine.search.tt import BUCKET_WORDS, tt_probe, tt_store
     tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x0FEDCBA987654321)
     assert tt_bounded_eval(tt_probe(tt, key), 2, 37) == 37  # no entry: the static evaluation
-    tt_store(tt, key, 0, 120, 5, BOUND_LOWER, 2, 1)
+    tt_store(tt, key, 0, 0, 0, BOUND_NONE, 2, 1, 37)
+    assert tt_bounded_eval(tt_probe(tt, key), 2, 37) == 37  # an evaluation alone: no score to bound it
+    tt_store(tt, key, 0, 120, 5, BOUND_LOWER, 2, 1, 0)
     assert tt_bounded_eval(tt_probe(tt, key), 2, 40) == 120  # worth at least 120: more than 40
     assert tt_bounded_eval(tt_probe(tt, key), 2, 200) == 200  # a lower bound below the evaluation says nothing
-    tt_store(tt, key, 0, -30, 5, BOUND_UPPER, 2, 1)
+    tt_store(tt, key, 0, -30, 5, BOUND_UPPER, 2, 1, 0)
     assert tt_bounded_eval(tt_probe(tt, key), 2, 40) == -30  # worth at most -30: less than 40
     assert tt_bounded_eval(tt_probe(tt, key), 2, -90) == -90
-    tt_store(tt, key, 0, 15, 5, BOUND_EXACT, 2, 1)
+    tt_store(tt, key, 0, 15, 5, BOUND_EXACT, 2, 1, 0)
     assert tt_bounded_eval(tt_probe(tt, key), 2, 40) == 15 and tt_bounded_eval(tt_probe(tt, key), 2, -90) == 15
+
+
+def test_search_takes_the_static_evaluation_stored_in_the_tt():
+    """A position met again is not evaluated again: planting a false evaluation for the position after 1. e4 makes a
+    1-ply search (quiescence at that position, where black has no capture) prefer 1. e4 by that evaluation; loading
+    an evaluation clears the table, and with it the planted one."""
+    import numpy as np
+    from mpcmc_engine.eval.eval_file import load_evaluation
+    from mpcmc_engine.search.constants import BOUND_NONE
+    from mpcmc_engine.search.tt import tt_store
+    searcher = Searcher(hash_mb=1)
+    start = Position(chess.STARTING_FEN)
+    after_e4 = Position(chess.STARTING_FEN)
+    after_e4.push(after_e4.parse_uci("e2e4"))
+    tt_store(searcher._tt, np.uint64(after_e4.key), 0, 0, 0, BOUND_NONE, 0, 0, -5000)
+    result = searcher.search(start, SearchLimits(depth=1))
+    assert start.uci(result.best_move) == "e2e4" and result.raw_score == 5000
+    searcher.set_evaluation(load_evaluation("<network>"))
+    result = searcher.search(start, SearchLimits(depth=1))
+    assert abs(result.raw_score) < 200
 
 
 def test_tt_replacement_prefers_shallow_and_old_entries():
@@ -306,13 +341,13 @@ def test_tt_replacement_prefers_shallow_and_old_entries():
     keys = [np.uint64((i + 1) * 0x1000100010001) for i in range(BUCKET_ENTRIES + 2)]
     depths = [10, 3, 12, 7]
     for key, depth in zip(keys, depths):
-        tt_store(tt, key, 0, 0, depth, BOUND_EXACT, 0, 5)
+        tt_store(tt, key, 0, 0, depth, BOUND_EXACT, 0, 5, 0)
     assert all(entry_depth(tt_probe(tt, key)) == depth for key, depth in zip(keys, depths))
     # A full bucket: the new entry replaces the shallowest one of the same generation (depth 3).
-    tt_store(tt, keys[4], 0, 0, 1, BOUND_EXACT, 0, 5)
+    tt_store(tt, keys[4], 0, 0, 1, BOUND_EXACT, 0, 5, 0)
     assert tt_probe(tt, keys[1]) == 0 and tt_probe(tt, keys[4]) != 0
     # In the next search all four entries have aged alike: the shallowest (keys[4], depth 1) goes.
-    tt_store(tt, keys[5], 0, 0, 2, BOUND_EXACT, 0, 6)
+    tt_store(tt, keys[5], 0, 0, 2, BOUND_EXACT, 0, 6, 0)
     assert tt_probe(tt, keys[4]) == 0 and tt_probe(tt, keys[5]) != 0
     assert all(tt_probe(tt, key) != 0 for key in (keys[0], keys[2], keys[3]))
 
@@ -323,15 +358,15 @@ def test_tt_keeps_a_deeper_entry_of_the_same_key_against_a_shallow_bound():
     from mpcmc_engine.search.tt import BUCKET_WORDS, KEEP_DEEPER_BY, tt_store
     tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x5A5A00FF00FF5A5A)
-    tt_store(tt, key, 777, 40, 10, BOUND_LOWER, 0, 1)
+    tt_store(tt, key, 777, 40, 10, BOUND_LOWER, 0, 1, 0)
     for bound in (BOUND_LOWER, BOUND_UPPER):  # a bound KEEP_DEEPER_BY plies shallower (a quiescence one too) is dropped
         for depth in (10 - KEEP_DEEPER_BY, 0):
-            tt_store(tt, key, 555, -300, depth, bound, 0, 2)
+            tt_store(tt, key, 555, -300, depth, bound, 0, 2, 0)
             assert stored_entry(tt, key, 0) == (777, 40, 10, BOUND_LOWER)
-    tt_store(tt, key, 0, -20, 10 - KEEP_DEEPER_BY + 1, BOUND_UPPER, 0, 2)  # less shallow: it replaces the entry
+    tt_store(tt, key, 0, -20, 10 - KEEP_DEEPER_BY + 1, BOUND_UPPER, 0, 2, 0)  # less shallow: it replaces the entry
     assert stored_entry(tt, key, 0) == (777, -20, 10 - KEEP_DEEPER_BY + 1, BOUND_UPPER)
-    tt_store(tt, key, 0, 80, 20, BOUND_LOWER, 0, 2)
-    tt_store(tt, key, 555, 5, 1, BOUND_EXACT, 0, 2)  # an exact result always replaces it
+    tt_store(tt, key, 0, 80, 20, BOUND_LOWER, 0, 2, 0)
+    tt_store(tt, key, 555, 5, 1, BOUND_EXACT, 0, 2, 0)  # an exact result always replaces it
     assert stored_entry(tt, key, 0) == (555, 5, 1, BOUND_EXACT)
 
 
@@ -342,7 +377,7 @@ def test_tt_hashfull_counts_current_generation():
     tt = np.zeros(1000 * BUCKET_WORDS, dtype=np.uint64)
     assert tt_hashfull(tt, 1) == 0
     for i in range(4000):
-        tt_store(tt, np.uint64(i * 0x9E3779B97F4A7C15 % (1 << 64)), 0, 0, 5, BOUND_EXACT, 0, 1)
+        tt_store(tt, np.uint64(i * 0x9E3779B97F4A7C15 % (1 << 64)), 0, 0, 5, BOUND_EXACT, 0, 1, 0)
     full = tt_hashfull(tt, 1)
     assert 500 < full <= 1000
     assert tt_hashfull(tt, 2) == 0  # entries of an earlier search do not count

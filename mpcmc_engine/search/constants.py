@@ -8,10 +8,11 @@ MATE = 32000                   # score of giving mate now; mate at ply p scores 
 MATE_BOUND = MATE - MAX_PLY    # |score| >= MATE_BOUND means a forced mate
 EVAL_LIMIT = MATE_BOUND - 1    # the search clamps a static evaluation within +-EVAL_LIMIT: it never reads as a mate
 INF = MATE + 1                 # beyond every score
+EVAL_NONE = -INF               # no static evaluation: a ply in check, or not evaluated
 DRAW = 0
 
 # Transposition table bounds.
-BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3  # 0 marks an empty entry
+BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 0, 1, 2, 3  # BOUND_NONE: no score, an evaluation only
 
 # Slots of the shared int64 control array (one per Searcher, written by any Python thread, read by every search
 # thread with a relaxed atomic load). Deadlines are absolute time.monotonic_ns() values, 0 = none.

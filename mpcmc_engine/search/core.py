@@ -26,15 +26,14 @@ from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, mo
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate_linear
 from mpcmc_engine.eval.network_eval import network_score, record_move, refresh_root
 from mpcmc_engine.search.constants import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, HISTORY_BONUS_MAX,
-    EVAL_LIMIT, HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY,
-    S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_CONTINUATION, W_COUNTER, W_EVAL, W_EXCLUDED,
-    W_HISTORY, W_KILLERS, W_MOVED,
-    W_ACC, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, EVAL_LIMIT,
+    EVAL_NONE, HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
+    S_NMP_COLOR, S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_ACC, W_CONTINUATION,
+    W_COUNTER, W_EVAL, W_EXCLUDED, W_HISTORY, W_KILLERS, W_MOVED, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
-from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_move, entry_score, tt_probe, tt_store
+from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_eval, entry_move, entry_score, tt_probe, tt_store
 
 CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
 DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
@@ -53,7 +52,6 @@ LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per thi
 RFP_MAX_DEPTH = 8              # reverse futility pruning: up to this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
 ENDGAME_RFP_MAX_DEPTH = 3
 RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
-EVAL_NONE = -INF               # static evaluation of a ply in check
 LMP_MAX_DEPTH = 8              # late-move pruning: quiet moves after (LMP_BASE + d * d) / (2 - improving) quiets
 LMP_BASE = 3
 FUTILITY_MAX_DEPTH = 8         # futility pruning of quiet moves when eval + BASE + MARGIN * depth <= alpha
@@ -391,6 +389,16 @@ def search_evaluate(tab, bb, st, weights, ws, ply):
     return min(max(score, -EVAL_LIMIT), EVAL_LIMIT)
 
 
+@jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
+def stored_or_evaluate(tab, bb, st, weights, ws, ply, entry):
+    """The static evaluation at `ply`: the one the TT entry `entry` (0: none) holds, else search_evaluate's."""
+    if entry != 0:
+        static_eval = entry_eval(entry)
+        if static_eval != EVAL_NONE:
+            return static_eval
+    return search_evaluate(tab, bb, st, weights, ws, ply)
+
+
 @jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
 def play(tab, bb, st, weights, ws, ply, move):
     """make_move at `ply` of the search, recorded for a network's accumulators."""
@@ -439,12 +447,16 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     tt_move = entry_move(entry)
     original_alpha = alpha
     checked = in_check(tab, bb, st)
+    static_eval = EVAL_NONE
     if checked:
         best = -MATE + ply
         stand_pat = -INF
     else:
-        stand_pat = tt_bounded_eval(entry, ply, search_evaluate(tab, bb, st, weights, ws, ply))
+        static_eval = stored_or_evaluate(tab, bb, st, weights, ws, ply, entry)
+        stand_pat = tt_bounded_eval(entry, ply, static_eval)
         if stand_pat >= beta:
+            if entry == 0:
+                tt_store(tt, key, 0, stand_pat, 0, BOUND_LOWER, ply, ctl[C_GENERATION], static_eval)
             return stand_pat
         best = stand_pat
         if stand_pat > alpha:
@@ -474,7 +486,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
                 if score >= beta:
                     break
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
-    tt_store(tt, key, best_move, best, 0, bound, ply, ctl[C_GENERATION])
+    tt_store(tt, key, best_move, best, 0, bound, ply, ctl[C_GENERATION], static_eval)
     return best
 
 
@@ -514,8 +526,10 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         static_eval = EVAL_NONE
         eval_ = EVAL_NONE
     else:
-        static_eval = search_evaluate(tab, bb, st, weights, ws, ply)
+        static_eval = stored_or_evaluate(tab, bb, st, weights, ws, ply, entry)
         eval_ = tt_bounded_eval(entry, ply, static_eval)
+        if entry == 0:  # keep the evaluation for a return before the node's result is stored (pruning, cutoffs)
+            tt_store(tt, key, 0, 0, 0, BOUND_NONE, ply, ctl[C_GENERATION], static_eval)
     ws[W_EVAL + ply] = static_eval
     improving = not checked and is_improving(ws, ply, static_eval)
     us = st[ST_SIDE]
@@ -576,7 +590,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             if ws[S_ABORT]:
                 return 0
             if score >= probcut_beta:
-                tt_store(tt, key, move, score, probcut_depth, BOUND_LOWER, ply, ctl[C_GENERATION])
+                tt_store(tt, key, move, score, probcut_depth, BOUND_LOWER, ply, ctl[C_GENERATION],
+                         static_eval)
                 return score
     if tt_move == 0 and depth >= IIR_MIN_DEPTH:
         depth -= 1  # internal iterative reduction: without a TT move the node is searched a ply less deep
@@ -653,7 +668,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if excluded != 0:
         return alpha if best == -INF else best  # no TT store: the result lacks the excluded move
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
-    tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION])
+    tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION], static_eval)
     return best
 
 
@@ -694,5 +709,6 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
             if score >= beta:
                 break
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
-    tt_store(tt, key, root_moves[0] if best > original_alpha else 0, best, depth, bound, 0, ctl[C_GENERATION])
+    tt_store(tt, key, root_moves[0] if best > original_alpha else 0, best, depth, bound, 0, ctl[C_GENERATION],
+             EVAL_NONE)
     return best

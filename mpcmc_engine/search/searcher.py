@@ -78,9 +78,10 @@ class Searcher:
             self._mcts.clear()
 
     def set_evaluation(self, evaluation: Weights | Network) -> None:
-        """Evaluate with `evaluation` (linear weights or a network) from the next search on (the MCTS tree, valued
-        with the old one, is dropped)."""
+        """Evaluate with `evaluation` (linear weights or a network) from the next search on (the transposition
+        table, which holds the old one's evaluations, is cleared and the MCTS tree, valued with it, dropped)."""
         self._weights = evaluation_array(evaluation)
+        self._tt.fill(0)
         if self._mcts is not None:
             self._mcts.clear()
 
