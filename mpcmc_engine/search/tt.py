@@ -38,6 +38,7 @@ DEPTH_MASK = (1 << DEPTH_BITS) - 1
 BOUND_MASK = (1 << BOUND_BITS) - 1
 EVAL_MASK = (1 << EVAL_BITS) - 1
 GENERATIONS = 1 << GENERATION_BITS
+GENERATION_MASK = GENERATIONS - 1
 SCORE_OFFSET = 1 << (SCORE_BITS - 1)   # a score or evaluation is stored + SCORE_OFFSET, as an unsigned field
 U32 = np.uint64(32)
 SHIFT_SCORE = np.uint64(SCORE_SHIFT)
@@ -45,6 +46,7 @@ SHIFT_DEPTH = np.uint64(DEPTH_SHIFT)
 SHIFT_BOUND = np.uint64(BOUND_SHIFT)
 SHIFT_GENERATION = np.uint64(GENERATION_SHIFT)
 SHIFT_EVAL = np.uint64(EVAL_SHIFT)
+
 
 def table_size(hash_mb: int) -> int:
     """Length of the uint64 table array for `hash_mb` megabytes (at least one bucket, at most 2**32 buckets)."""
@@ -117,7 +119,7 @@ def entry_eval(data):
 
 @jit("int64(int64)", inline="always")
 def entry_generation(data):
-    return (data >> GENERATION_SHIFT) & (GENERATIONS - 1)
+    return (data >> GENERATION_SHIFT) & GENERATION_MASK
 
 
 @jit("void(uint64[::1], uint64, int64, int64, int64, int64, int64, int64, int64)")
@@ -141,7 +143,7 @@ def tt_store(tt, key, move, score, depth, bound, ply, generation, static_eval):
                     static_eval = entry_eval(entry)
             victim = slot
             break
-        age = (generation - entry_generation(entry)) & (GENERATIONS - 1)
+        age = (generation - entry_generation(entry)) & GENERATION_MASK
         worth = entry_depth(entry) - AGE_WEIGHT * age
         if worth < victim_worth:
             victim = slot
