@@ -16,10 +16,13 @@ from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.eval_file import DEFAULT_EVALUATION, SHIPPED_EVALUATIONS
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
-    HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
+    HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, check_accumulator_reach, load_network,
+    save_network,
 )
 from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
-from mpcmc_engine.eval.network_features import INPUTS, INPUTS_PER_OWNER, OUTPUT_BUCKETS, bucket_flip, input_index
+from mpcmc_engine.eval.network_features import (
+    INPUTS, INPUTS_PER_OWNER, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket,
+)
 from mpcmc_engine.search.constants import MATE_BOUND
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
@@ -63,7 +66,7 @@ def accumulator_walk(position, params, moves, evaluated_plies=None):
     acc = np.zeros(base + PLY_SLOTS * (len(moves) + 1), dtype=np.int64)
     refresh_root(position.bb, position.st, params, acc, base)
     fresh = np.zeros(PLY_SLOTS, dtype=np.int64)
-    sums, fresh_sums = acc.view(np.int32), fresh.view(np.int32)
+    sums, fresh_sums = acc.view(np.int16), fresh.view(np.int16)
     for ply, move in enumerate(moves, start=1):
         record_move(position.st, acc, base, ply - 1, move)
         position.push(move)
@@ -107,6 +110,46 @@ def test_incremental_accumulators_equal_a_refresh_on_random_games():
     assert all(count > 0 for count in kinds.values()), kinds
 
 
+def exact_score(board, network):
+    """The score of eval/network.py's formula for `board`'s side to move, in Python integers (no 16- or 32-bit sums)."""
+    sums = []
+    for view in (WHITE, BLACK):
+        flip = bucket_flip(view, board.king(view == WHITE))
+        rows = [input_index(view, flip, (piece.color != chess.WHITE) * 8 + piece.piece_type, square)
+                for square, piece in board.piece_map().items()]
+        sums.append(np.clip(network.b1 + network.w1[rows].sum(axis=0), 0, QA))
+    mover = WHITE if board.turn == chess.WHITE else BLACK
+    layer = network.w2[output_bucket(len(board.piece_map()))]
+    out = int(network.b2[output_bucket(len(board.piece_map()))] + sums[mover] @ layer[:HIDDEN]
+              + sums[1 - mover] @ layer[HIDDEN:])
+    return (abs(out) * OUTPUT_SCALE // (QA * QB)) * (1 if out >= 0 else -1)
+
+
+def test_sums_at_the_edge_of_int16_stay_exact():
+    """Every hidden unit's reach exactly INT16_LIMIT (|b1| 31 and +-1023 weights) and output weights at +-INT16_LIMIT:
+    the incremental 16-bit sums (whose partial sums on the way may wrap) and the 32-bit dot products give the score
+    of the formula in Python integers, on random games."""
+    rng = np.random.default_rng(21)
+    signs = rng.choice([-1, 1], (INPUTS, HIDDEN))
+    network = Network(1023 * signs, 31 * rng.choice([-1, 1], HIDDEN),
+                      INT16_LIMIT * rng.choice([-1, 1], (OUTPUT_BUCKETS, 2 * HIDDEN)),
+                      rng.integers(-5000, 5000, OUTPUT_BUCKETS))
+    check_accumulator_reach(network.w1, network.b1, "edge")
+    params = evaluation_array(network)
+    for board in random_boards(30, seed=12):
+        position = Position(board.fen())
+        assert evaluate(position.tab, position.bb, position.st, params) == exact_score(board, network), board.fen()
+    games = random.Random(13)
+    for _ in range(4):
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 120:
+            board.push(games.choice(list(board.legal_moves)))
+        texts = [move.uci() for move in board.move_stack]
+        accumulator_walk(Position(), params, engine_moves(Position(), texts))
+        final = Position(board.fen())
+        assert evaluate(final.tab, final.bb, final.st, params) == exact_score(board, network), board.fen()
+
+
 def test_a_null_move_keeps_the_sums():
     params = evaluation_array(random_network())
     position = Position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
@@ -114,7 +157,7 @@ def test_a_null_move_keeps_the_sums():
     refresh_root(position.bb, position.st, params, acc, 0)
     record_move(position.st, acc, 0, 0, 0)
     network_score(position.bb, position.st, params, acc, 0, 1)
-    sums = acc.view(np.int32)
+    sums = acc.view(np.int16)
     assert np.array_equal(sums[sums_at(0, 0, WHITE):][:2 * HIDDEN], sums[sums_at(0, 1, WHITE):][:2 * HIDDEN])
 
 
@@ -227,6 +270,16 @@ def test_network_file_round_trip_and_refusals(tmp_path):
         with pytest.raises(ValueError, match=reason) as error:
             load_network(bad)
         assert str(bad) in str(error.value)
+    reaching = tmp_path / "reaching.json"
+    reaching.write_text(json.dumps(dict(data, b1=[0] * 7 + [INT16_LIMIT] + [0] * (HIDDEN - 8))))
+    with pytest.raises(ValueError, match="hidden unit 7 can reach .* beyond the engine's 16-bit sums") as error:
+        load_network(reaching)
+    assert str(reaching) in str(error.value)
+    unsaved = tmp_path / "unsaved.json"
+    with pytest.raises(ValueError, match=f"{unsaved}: hidden unit 7 can reach"):
+        save_network(Network(network.w1, np.where(np.arange(HIDDEN) == 7, INT16_LIMIT, 0), network.w2, network.b2),
+                     unsaved)
+    assert not unsaved.exists()
     truncated = tmp_path / "truncated.json"
     truncated.write_text(path.read_text()[:1000])
     with pytest.raises(ValueError, match="cannot be read as JSON"):

@@ -18,10 +18,10 @@ from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
     FORMAT, HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
 )
-from mpcmc_engine.eval.network_features import OUTPUT_BUCKETS, output_bucket
+from mpcmc_engine.eval.network_features import MAX_PIECES, OUTPUT_BUCKETS, output_bucket
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.network_model import (
-    LOGISTIC, MAX_PIECES, OUTPUT_WIDTH, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector,
+    LOGISTIC, OUTPUT_WIDTH, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector,
     loss_and_gradient, network_outputs, network_row_of, network_values_and_gradients, output_gradients, quantize,
     widened,
 )

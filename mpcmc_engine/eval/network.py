@@ -11,8 +11,10 @@ trainer's model is that float network.
 A network file is {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": HIDDEN, "output_buckets":
 OUTPUT_BUCKETS, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE, "w1": [INPUTS * HIDDEN integers, input-major],
 "b1": [HIDDEN], "w2": [OUTPUT_BUCKETS * 2 * HIDDEN, bucket-major], "b2": [OUTPUT_BUCKETS], "provenance": "..."};
-every w1, b1, w2 value lies within +-INT16_LIMIT and every b2 within +-B2_LIMIT. The loader refuses anything else
-with a ValueError that names the file and the reason. The trainer may also read an *older* network
+every w1, b1, w2 value lies within +-INT16_LIMIT and every b2 within +-B2_LIMIT, and no hidden unit's sum can leave
+int16 (its *reach*, |b1| plus its MAX_PIECES largest |w1|, is at most INT16_LIMIT: the engine keeps the sums in
+16 bits). The loader refuses anything else with a ValueError that names the file and the reason, and
+`save_network` refuses to write a network beyond that reach. The trainer may also read an *older* network
 (`older=True`): one of fewer hidden units, to widen it (mpcmc_engine.training.network_model.widened), or a file of
 version 1 (one output layer for every position), read as the same output layer in every bucket.
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from mpcmc_engine.atomic_files import write_text_atomically
-from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS
+from mpcmc_engine.eval.network_features import INPUTS, MAX_PIECES, OUTPUT_BUCKETS
 
 FORMAT = "mpcmc-engine network"
 VERSION = 2           # 1: a single output layer (no output buckets)
@@ -69,6 +71,17 @@ def _integers(data, name, length, limit, path) -> np.ndarray:
     return array
 
 
+def check_accumulator_reach(w1, b1, path) -> None:
+    """Raise ValueError naming `path` when a hidden unit's sum could leave int16 on some board: |b1| plus the
+    MAX_PIECES largest |w1| of its column above INT16_LIMIT."""
+    largest = np.sort(np.abs(np.asarray(w1, dtype=np.int64)), axis=0)[-MAX_PIECES:]
+    reach = np.abs(np.asarray(b1, dtype=np.int64)) + largest.sum(axis=0)
+    unit = int(np.argmax(reach))
+    _check(reach[unit] <= INT16_LIMIT, path,
+           f"hidden unit {unit} can reach {reach[unit]} (|b1| and its {MAX_PIECES} largest |w1|), beyond the "
+           f"engine's 16-bit sums (+-{INT16_LIMIT})")
+
+
 def network_from_json(data, path, older=False) -> Network:
     """The Network of a parsed network file `data`; raise ValueError naming `path` and the reason when unusable.
     With `older`, a file of version OLDER_VERSION (its output layer copied to every bucket) or of 1 to HIDDEN hidden
@@ -94,6 +107,7 @@ def network_from_json(data, path, older=False) -> Network:
     buckets = 1 if convertible else OUTPUT_BUCKETS
     w1 = _integers(data, "w1", INPUTS * hidden, INT16_LIMIT, path).reshape(INPUTS, hidden)
     b1 = _integers(data, "b1", hidden, INT16_LIMIT, path)
+    check_accumulator_reach(w1, b1, path)
     w2 = _integers(data, "w2", buckets * 2 * hidden, INT16_LIMIT, path).reshape(buckets, 2 * hidden)
     if convertible:
         b2 = data.get("b2")
@@ -117,7 +131,9 @@ def load_network(path, older=False) -> Network:
 
 
 def save_network(network: Network, path) -> None:
-    """Write `network` as a network file, atomically (temporary file, then rename)."""
+    """Write `network` as a network file, atomically (temporary file, then rename); raise ValueError naming `path`,
+    writing nothing, when a hidden unit's sum could leave int16 (check_accumulator_reach)."""
+    check_accumulator_reach(network.w1, network.b1, path)
     data = {"format": FORMAT, "version": VERSION, "hidden": len(network.b1), "output_buckets": OUTPUT_BUCKETS,
             **SHAPE_FIELDS, "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)],
             "b1": [int(v) for v in network.b1], "w2": [int(v) for v in np.asarray(network.w2).reshape(-1)],

@@ -6,14 +6,17 @@ a row), then b1 and w2 (bucket-major; mpcmc_engine.eval.network): about 400 KB o
 second-level cache.
 
 An *accumulator array* (int64) holds PLY_SLOTS slots a ply from some offset `base`: a computed flag for each view, the
-record of the change (pieces lifted and put down) made by the move that led to the ply, and the sums: HIDDEN int32
-values of the white view, then HIDDEN of the black view, in the int64 slots from A_SUMS on read as int32. The search
-records every move before it makes it (`record_move`) and computes the sums lazily, when a position is evaluated
-(`network_score`): a view's sums follow from its nearest computed ancestor's by the recorded changes (the plies between
-are computed on the way), or are computed from scratch (`refresh_view`) when that view's king changed bucket. The
-output layer is that of the position's output bucket (its number of pieces, network_features.output_bucket).
-`evaluate_network` computes everything from scratch for callers outside the search and equals, by test, the
-incremental result. The loops run over array slices so that they compile to SIMD code.
+record of the change (pieces lifted and put down) made by the move that led to the ply, and the sums: HIDDEN int16
+values of the white view, then HIDDEN of the black view, in the int64 slots from A_SUMS on read as int16 (a loaded
+network's sums cannot leave int16: mpcmc_engine.eval.network.check_accumulator_reach; a sum computed on the way
+through a change may wrap, its result cannot). The search records every move before it makes it (`record_move`)
+and computes the sums lazily, when a position is evaluated (`network_score`): a view's sums follow from its nearest
+computed ancestor's by the recorded changes (the plies between are computed on the way), or are computed from scratch
+(`refresh_view`) when that view's king changed bucket. The output layer is that of the position's output bucket
+(its number of pieces, network_features.output_bucket); each view's dot product with it is summed in int32, so that
+it compiles to 16-bit multiply-adds. `evaluate_network` computes everything from scratch for callers outside the
+search and equals, by test, the incremental result. The loops run over array slices so that they compile to SIMD
+code.
 """
 
 import numpy as np
@@ -23,7 +26,7 @@ from mpcmc_engine.bitboard.constants import (
 )
 from mpcmc_engine.bitboard.makemove import castling_destinations
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
-from mpcmc_engine.eval.network import HIDDEN, OUTPUT_SCALE, QA, QB, Network
+from mpcmc_engine.eval.network import HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
 from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket
 from mpcmc_engine.jit import jit
 from mpcmc_engine.jit.intrinsics import lsb, popcount
@@ -33,13 +36,14 @@ N_W1 = 64                          # int16 indices (from int64 slot 16 on, 64-by
 N_B1 = N_W1 + INPUTS * HIDDEN
 N_W2 = N_B1 + HIDDEN
 NETWORK_ARRAY_SIZE = (N_W2 + OUTPUT_BUCKETS * 2 * HIDDEN + 3) // 4   # in int64 slots
+assert HIDDEN * QA * INT16_LIMIT < 2 ** 31, "a view's dot product must fit int32 (_clipped_dot)"
 NONE = -1                          # no input (_apply_rows's optional rows)
 A_COMPUTED = 0                     # a ply's int64 slots: computed flags of both views, the change record, the sums
 A_CHANGE = 2
 C_MOVER, C_FROM, C_PLACED, C_TO, C_LIFTED, C_LIFTED_AT, C_EXTRA, C_EXTRA_AT = range(8)  # pieces; 0: none
 CHANGE_SLOTS = 8
 A_SUMS = A_CHANGE + CHANGE_SLOTS
-PLY_SLOTS = A_SUMS + HIDDEN        # 2 * HIDDEN int32 sums in HIDDEN int64 slots
+PLY_SLOTS = A_SUMS + HIDDEN // 2   # 2 * HIDDEN int16 sums in HIDDEN / 2 int64 slots
 
 
 def network_array(network: Network, kind: int) -> np.ndarray:
@@ -56,11 +60,11 @@ def network_array(network: Network, kind: int) -> np.ndarray:
 
 @jit("int64(int64, int64, int64)", inline="always")
 def sums_at(base, ply, view):
-    """The int32 index of `view`'s sums of `ply` in an accumulator array whose plies start at int64 slot `base`."""
-    return 2 * (base + ply * PLY_SLOTS + A_SUMS) + view * HIDDEN
+    """The int16 index of `view`'s sums of `ply` in an accumulator array whose plies start at int64 slot `base`."""
+    return 4 * (base + ply * PLY_SLOTS + A_SUMS) + view * HIDDEN
 
 
-@jit("void(uint64[::1], int64[::1], int16[::1], int32[::1], int64, int64)")
+@jit("void(uint64[::1], int64[::1], int16[::1], int16[::1], int64, int64)")
 def refresh_view(bb, st, net, sums, at, view):
     """Compute `view`'s sums of the position from scratch into sums[at:at + HIDDEN] (net: the evaluation array read
     as int16)."""
@@ -79,7 +83,7 @@ def refresh_view(bb, st, net, sums, at, view):
         occupied &= occupied - U1
 
 
-@jit("void(int16[::1], int32[::1], int64, int64, int64, int64, int64, int64)")
+@jit("void(int16[::1], int16[::1], int64, int64, int64, int64, int64, int64)")
 def _apply_rows(net, sums, parent, child, removed, removed2, added, added2):
     """sums[child:][:HIDDEN] = sums[parent:][:HIDDEN] - rows removed, removed2 + rows added, added2 (NONE: absent;
     a move always lifts and puts down one piece, so removed and added are present)."""
@@ -143,11 +147,11 @@ def _input_or_none(view, flip, piece, square):
     return input_index(view, flip, piece, square) if piece != 0 else NONE
 
 
-@jit("void(uint64[::1], int64[::1], int16[::1], int64[::1], int32[::1], int64, int64, int64)")
+@jit("void(uint64[::1], int64[::1], int16[::1], int64[::1], int16[::1], int64, int64, int64)")
 def ensure_view(bb, st, net, work, sums, base, ply, view):
     """Make `view`'s sums of `ply` (the current position) computed: from the nearest computed ancestor by the
     recorded changes (the plies between computed on the way), or from scratch when `view`'s king changed bucket.
-    `sums` is `work` read as int32."""
+    `sums` is `work` read as int16."""
     if work[base + ply * PLY_SLOTS + A_COMPUTED + view]:
         return
     own_king = view * 8 + KING
@@ -182,7 +186,7 @@ def ensure_view(bb, st, net, work, sums, base, ply, view):
 def refresh_root(bb, st, params, work, base):
     """Compute ply 0's sums (the search's root, the current position) from scratch into the accumulator array
     `work`."""
-    sums = work.view(np.int32)
+    sums = work.view(np.int16)
     net = params.view(np.int16)
     refresh_view(bb, st, net, sums, sums_at(base, 0, WHITE), WHITE)
     refresh_view(bb, st, net, sums, sums_at(base, 0, BLACK), BLACK)
@@ -190,26 +194,30 @@ def refresh_root(bb, st, params, work, base):
     work[base + A_COMPUTED + 1] = 1
 
 
-@jit("int64(int64[::1], int16[::1], int32[::1], int64, int64, int64)")
+@jit("int64(int16[::1], int16[::1])", inline="always")
+def _clipped_dot(sums, weights):
+    """The sum of clip(sums[j], 0, QA) * weights[j] over the HIDDEN units, accumulated in int32: at most
+    HIDDEN * QA * INT16_LIMIT < 2 ** 31 in magnitude."""
+    total = np.int32(0)
+    for j in range(HIDDEN):
+        value = sums[j]
+        value = 0 if value < 0 else (QA if value > QA else value)
+        total = np.int32(total + np.int32(value) * np.int32(weights[j]))
+    return total
+
+
+@jit("int64(int64[::1], int16[::1], int16[::1], int64, int64, int64)")
 def network_output(params, net, sums, at, side, pieces):
     """The network's score in centipawns for `side` (the side to move) from the computed sums of a ply (white view at
-    int32 index `at`, black view after it) with `pieces` pieces on the board (they choose the output bucket)."""
+    int16 index `at`, black view after it) with `pieces` pieces on the board (they choose the output bucket)."""
     bucket = output_bucket(pieces)
     own = sums[at + side * HIDDEN:at + (side + 1) * HIDDEN]
     other = sums[at + (1 - side) * HIDDEN:at + (2 - side) * HIDDEN]
     weights = N_W2 + bucket * 2 * HIDDEN
     own_weights = net[weights:weights + HIDDEN]
     other_weights = net[weights + HIDDEN:weights + 2 * HIDDEN]
-    total = 0
-    for j in range(HIDDEN):
-        value = own[j]
-        value = 0 if value < 0 else (QA if value > QA else value)
-        total += value * own_weights[j]
-    for j in range(HIDDEN):
-        value = other[j]
-        value = 0 if value < 0 else (QA if value > QA else value)
-        total += value * other_weights[j]
-    scaled = (params[P_B2 + bucket] + total) * OUTPUT_SCALE
+    scaled = (params[P_B2 + bucket] + _clipped_dot(own, own_weights) + _clipped_dot(other, other_weights)) \
+        * OUTPUT_SCALE
     if scaled >= 0:
         return scaled // (QA * QB)
     return -((-scaled) // (QA * QB))
@@ -219,7 +227,7 @@ def network_output(params, net, sums, at, side, pieces):
 def network_score(bb, st, params, work, base, ply):
     """The network's score of the current position, reached at `ply` from ply 0 with every move recorded in the
     accumulator array `work`."""
-    sums = work.view(np.int32)
+    sums = work.view(np.int16)
     net = params.view(np.int16)
     ensure_view(bb, st, net, work, sums, base, ply, WHITE)
     ensure_view(bb, st, net, work, sums, base, ply, BLACK)
@@ -231,5 +239,5 @@ def evaluate_network(bb, st, params):
     """The network's score of the position for the side to move, computed from scratch."""
     work = np.zeros(PLY_SLOTS, dtype=np.int64)
     refresh_root(bb, st, params, work, 0)
-    return network_output(params, params.view(np.int16), work.view(np.int32), sums_at(0, 0, WHITE), st[ST_SIDE],
+    return network_output(params, params.view(np.int16), work.view(np.int16), sums_at(0, 0, WHITE), st[ST_SIDE],
                           popcount(bb[BB_ALL]))

@@ -16,11 +16,12 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import KING, ST_BOARD
 from mpcmc_engine.eval.network import B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
-from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket
+from mpcmc_engine.eval.network_features import (
+    INPUTS, MAX_PIECES, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket,
+)
 from mpcmc_engine.jit import jit
 from mpcmc_engine.training.values import SCALE
 
-MAX_PIECES = 32
 V_W1 = 0
 V_B1 = V_W1 + INPUTS * HIDDEN
 V_W2 = V_B1 + HIDDEN
