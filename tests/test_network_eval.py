@@ -119,9 +119,9 @@ def exact_score(board, network):
                 for square, piece in board.piece_map().items()]
         sums.append(np.clip(network.b1 + network.w1[rows].sum(axis=0), 0, QA))
     mover = WHITE if board.turn == chess.WHITE else BLACK
-    layer = network.w2[output_bucket(len(board.piece_map()))]
-    out = int(network.b2[output_bucket(len(board.piece_map()))] + sums[mover] @ layer[:HIDDEN]
-              + sums[1 - mover] @ layer[HIDDEN:])
+    bucket = output_bucket(len(board.piece_map()))
+    layer = network.w2[bucket]
+    out = int(network.b2[bucket] + sums[mover] @ layer[:HIDDEN] + sums[1 - mover] @ layer[HIDDEN:])
     return (abs(out) * OUTPUT_SCALE // (QA * QB)) * (1 if out >= 0 else -1)
 
 

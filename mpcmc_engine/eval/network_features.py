@@ -20,7 +20,7 @@ INPUTS = 768            # inputs of one view
 MAX_PIECES = 32         # pieces on a board: the most active inputs of a view
 INPUTS_PER_OWNER = 384  # 6 piece types x 64 squares
 OUTPUT_BUCKETS = 8      # output layers of a network
-PIECES_PER_BUCKET = 4   # OUTPUT_BUCKETS x 4 = the 32 pieces of a board
+PIECES_PER_BUCKET = MAX_PIECES // OUTPUT_BUCKETS  # 4: the buckets split a full board evenly
 
 
 @jit("int64(int64, int64)", inline="always")
