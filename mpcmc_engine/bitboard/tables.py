@@ -66,7 +66,7 @@ def _next_random(state):
     return x * np.uint64(2685821657736338717)
 
 
-@jit()
+@jit(allocates=True)
 def _fill_magics(tab, mask_at, magic_at, shift_at, offset_at, attacks_at, capacity, directions, rng):
     """Find a magic number for every square, fill its attack entries; return the number of entries used."""
     occupancies = np.zeros(4096, dtype=np.uint64)
@@ -140,7 +140,7 @@ def _fill_lines(tab):
                 r += dr
 
 
-@jit("uint64[::1](uint64[::1])")
+@jit("uint64[::1](uint64[::1])", allocates=True)
 def _build(zobrist):
     """Return the complete table array, with Polyglot's Zobrist keys copied in."""
     tab = np.zeros(T_SIZE, dtype=np.uint64)

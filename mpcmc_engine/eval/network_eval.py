@@ -171,8 +171,9 @@ def ensure_view(bb, st, net, work, sums, base, ply, view):
     for child in range(ancestor + 1, ply + 1):
         change = base + child * PLY_SLOTS + A_CHANGE
         if work[change + C_MOVER] == 0:  # a null move
-            sums[sums_at(base, child, view):sums_at(base, child, view) + HIDDEN] = \
-                sums[sums_at(base, child - 1, view):sums_at(base, child - 1, view) + HIDDEN]
+            parent_at, child_at = sums_at(base, child - 1, view), sums_at(base, child, view)
+            for j in range(HIDDEN):
+                sums[child_at + j] = sums[parent_at + j]
         else:
             _apply_rows(net, sums, sums_at(base, child - 1, view), sums_at(base, child, view),
                         input_index(view, flip, work[change + C_MOVER], work[change + C_FROM]),
@@ -234,7 +235,7 @@ def network_score(bb, st, params, work, base, ply):
     return network_output(params, net, sums, sums_at(base, ply, WHITE), st[ST_SIDE], popcount(bb[BB_ALL]))
 
 
-@jit("int64(uint64[::1], int64[::1], int64[::1])")
+@jit("int64(uint64[::1], int64[::1], int64[::1])", allocates=True)
 def evaluate_network(bb, st, params):
     """The network's score of the position for the side to move, computed from scratch."""
     work = np.zeros(PLY_SLOTS, dtype=np.int64)

@@ -78,7 +78,7 @@ def dequantize(network: Network) -> np.ndarray:
     return vector
 
 
-@jit("int16[:, ::1](uint8[:, ::1], uint8[::1])")
+@jit("int16[:, ::1](uint8[:, ::1], uint8[::1])", allocates=True)
 def active_inputs(boards, sides):
     """The inputs of each position (mailbox `boards[i]`, side to move `sides[i]`): its side to move's view's active
     input indices, then the other view's, MAX_PIECES each, padded with -1."""
@@ -170,7 +170,7 @@ def _backward(vector, inputs, own, other, dy, gradient):
                 row[j] += other[j]
 
 
-@jit("float64[::1](float32[::1], int16[:, ::1])")
+@jit("float64[::1](float32[::1], int16[:, ::1])", allocates=True)
 def network_outputs(vector, inputs):
     """y of each position (its score is OUTPUT_SCALE * y centipawns for its side to move)."""
     own = np.empty(HIDDEN, dtype=np.float32)
@@ -181,7 +181,7 @@ def network_outputs(vector, inputs):
     return outputs
 
 
-@jit("float64(float32[::1], int16[:, ::1], float32[::1], int64[::1], float32[::1])")
+@jit("float64(float32[::1], int16[:, ::1], float32[::1], int64[::1], float32[::1])", allocates=True)
 def loss_and_gradient(vector, inputs, targets, rows, gradient):
     """The mean squared error between sigmoid(LOGISTIC * y) and `targets` over the positions `rows` (indices into
     inputs / targets); its gradient with respect to the vector is written to `gradient` (zeroed first)."""
@@ -198,7 +198,7 @@ def loss_and_gradient(vector, inputs, targets, rows, gradient):
     return total / rows.shape[0]
 
 
-@jit("void(float32[:, ::1], float32[::1], int16[:, ::1])")
+@jit("void(float32[:, ::1], float32[::1], int16[:, ::1])", allocates=True)
 def output_gradients(gradients, vector, inputs):
     """gradients[i] = the gradient of y with respect to the vector at position i."""
     own = np.empty(HIDDEN, dtype=np.float32)
