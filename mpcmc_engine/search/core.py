@@ -51,7 +51,8 @@ LMR_MIN_MOVES = 3
 LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much history (grows when negative)
 RFP_MAX_DEPTH = 8              # reverse futility pruning: up to this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
 ENDGAME_RFP_MAX_DEPTH = 3
-RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
+RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving),
+                               # returning halfway between the evaluation and beta
 LMP_MAX_DEPTH = 8              # late-move pruning: quiet moves after (LMP_BASE + d * d) / (2 - improving) quiets
 LMP_BASE = 3
 FUTILITY_MAX_DEPTH = 8         # futility pruning of quiet moves when eval + BASE + MARGIN * depth <= alpha
@@ -537,7 +538,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     if (not pv_node and not checked and excluded == 0
             and depth <= (ENDGAME_RFP_MAX_DEPTH if endgame else RFP_MAX_DEPTH)
             and abs(eval_) < MATE_BOUND and eval_ - RFP_MARGIN * (depth - improving) >= beta):
-        return eval_
+        return (eval_ + beta) // 2  # halfway: an evaluation far above beta is less sure than it looks
     if (not pv_node and not checked and excluded == 0 and depth >= NULL_MOVE_MIN_DEPTH
             and -MATE_BOUND < beta < MATE_BOUND
             and (ply >= ws[S_NMP_MIN_PLY] or us != ws[S_NMP_COLOR])
