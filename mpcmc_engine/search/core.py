@@ -51,8 +51,7 @@ LMR_MIN_MOVES = 3
 LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much history (grows when negative)
 RFP_MAX_DEPTH = 8              # reverse futility pruning: up to this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
 ENDGAME_RFP_MAX_DEPTH = 3
-RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving),
-                               # returning halfway between the evaluation and beta
+RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
 LMP_MAX_DEPTH = 8              # late-move pruning: quiet moves after (LMP_BASE + d * d) / (2 - improving) quiets
 LMP_BASE = 3
 FUTILITY_MAX_DEPTH = 8         # futility pruning of quiet moves when eval + BASE + MARGIN * depth <= alpha
