@@ -70,6 +70,9 @@ ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
 ORDER_BAD_CAPTURE = -(1 << 27)
 ORDER_PRUNED = -(1 << 40)      # a move skipped by pruning (its ordering slot is overwritten to mark it)
+# Ordering bonus of a quiet move that takes a piece out of an attack by a lesser piece (a malus for one that moves it
+# into such an attack), by piece type: knights and bishops from pawns, rooks from minor pieces, queens from rooks.
+THREAT_ESCAPE = np.array([0, 0, 8192, 8192, 12288, 16384, 0, 0], dtype=np.int64)
 LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
 
 # Late move reductions by [depth][move number], both capped at 63.
@@ -202,10 +205,39 @@ def quiet_history(ws, st, move, ply):
     return score
 
 
+@jit("UniTuple(uint64, 3)(uint64[::1], uint64[::1], int64)")
+def lesser_threats(tab, bb, them):
+    """Squares attacked by `them`'s pawns, by their pawns or minor pieces, and by their pawns, minor pieces or
+    rooks: where a knight or bishop, a rook, and a queen of the other side are attacked by a lesser piece."""
+    occupied = bb[BB_ALL]
+    by_pawn = U0
+    pieces = bb[them * 8 + PAWN]
+    while pieces:
+        by_pawn |= tab[T_PAWN_ATTACKS + them * 64 + lsb(pieces)]
+        pieces &= pieces - U1
+    by_minor = by_pawn
+    pieces = bb[them * 8 + KNIGHT]
+    while pieces:
+        by_minor |= tab[T_KNIGHT + lsb(pieces)]
+        pieces &= pieces - U1
+    pieces = bb[them * 8 + BISHOP]
+    while pieces:
+        by_minor |= bishop_attacks(tab, lsb(pieces), occupied)
+        pieces &= pieces - U1
+    by_rook = by_minor
+    pieces = bb[them * 8 + ROOK]
+    while pieces:
+        by_rook |= rook_attacks(tab, lsb(pieces), occupied)
+        pieces &= pieces - U1
+    return by_pawn, by_minor, by_rook
+
+
 @jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64, int64, int64, int64)")
 def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
     """Give moves ws[start:end] their ordering scores: TT move, good captures and queen promotions by MVV-LVA,
-    killers, the counter move, quiet moves by history, captures losing material (SEE) last."""
+    killers, the counter move, quiet moves by history (plus THREAT_ESCAPE for a piece leaving an attack by a lesser
+    piece, less it for one entering such an attack), captures losing material (SEE) last."""
+    by_pawn, by_minor, by_rook = lesser_threats(tab, bb, 1 - st[ST_SIDE])
     killer_a = ws[W_KILLERS + 2 * ply]
     killer_b = ws[W_KILLERS + 2 * ply + 1]
     counter = ws[W_COUNTER + ws[W_MOVED + ply - 1]] if ply > 0 and ws[W_MOVED + ply - 1] >= 0 else 0
@@ -229,6 +261,12 @@ def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
             score = ORDER_KILLER - 2
         else:
             score = quiet_history(ws, st, move, ply)
+            piece = st[ST_BOARD + move_from(move)] & 7
+            threats = by_rook if piece == QUEEN else (by_minor if piece == ROOK else by_pawn)
+            if piece != PAWN and piece != KING:
+                leaves = (threats >> np.uint64(move_from(move))) & U1
+                enters = (threats >> np.uint64(move_to(move))) & U1
+                score += THREAT_ESCAPE[piece] * (np.int64(leaves) - np.int64(enters))
         ws[i - W_MOVES + W_ORDER] = score
 
 
