@@ -48,7 +48,7 @@ VERIFY_MIN_DEPTH = 12          # a null-move cutoff is verified from this depth 
 ENDGAME_MATERIAL = 1200        # late endgame: the side to move has at most this much non-pawn material (zugzwang)
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
-LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much history (grows when negative)
+LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much ordering score (or grows)
 RFP_MAX_DEPTH = 8              # reverse futility pruning: up to this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
 ENDGAME_RFP_MAX_DEPTH = 3
 RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
@@ -338,7 +338,8 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
 def late_move_reduction(depth, searched, quiet, order, pv_node, improving):
     """Plies by which the `searched`-th move (ordering score `order`) of a node of `depth` is reduced, from 0 to
     depth - 2: the LMR table, one less at PV nodes and for killers and the counter move, one more when the position
-    is not improving, less or more by the quiet move's history; half the table for captures losing material."""
+    is not improving, less or more by the quiet move's ordering score (history and threat terms, order_moves); half
+    the table for captures losing material."""
     reduction = LMR_REDUCTION[min(depth, 63) * 64 + min(searched, 63)]
     if quiet:
         if order >= ORDER_KILLER - 2:
