@@ -97,7 +97,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     games.add_argument("--concurrency", type=positive_int, default=1, metavar="K", help="games at once")
     games.add_argument("--pgn", metavar="OUT", help="append each finished game here; rerun to resume")
     games.add_argument("--event", default="mpcmc-engine match", help="the PGN Event header")
-    games.add_argument("--sprt", type=Sprt.parse, metavar="ELO0,ELO1,ALPHA,BETA", help="stop on an SPRT decision")
+    games.add_argument("--sprt", type=Sprt.parse, metavar="ELO0,ELO1,ALPHA,BETA",
+                       help="stop on an SPRT decision; negative bounds need the '=' form: --sprt=-10,0,0.05,0.05")
     adjudication = parser.add_argument_group("adjudication by both engines' scores (off by default)")
     adjudication.add_argument("--resign-score", type=int, default=0, metavar="CP")
     adjudication.add_argument("--resign-moves", type=int, default=0, metavar="N")
