@@ -15,9 +15,9 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
     BB_ALL, BB_KEYS, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN,
-    ROOK, ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, T_KNIGHT, T_PAWN_ATTACKS, U0, U1, U_MOVE, UNDO_SIZE,
+    ROOK, ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, U0, U1, U_MOVE, UNDO_SIZE,
 )
-from mpcmc_engine.bitboard.attacks import bishop_attacks, rook_attacks
+from mpcmc_engine.bitboard.attacks import bishop_attacks, knight_attacks, pawn_attacks, rook_attacks
 from mpcmc_engine.jit.intrinsics import lsb, popcount
 from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
@@ -213,12 +213,12 @@ def lesser_threats(tab, bb, them):
     by_pawn = U0
     pieces = bb[them * 8 + PAWN]
     while pieces:
-        by_pawn |= tab[T_PAWN_ATTACKS + them * 64 + lsb(pieces)]
+        by_pawn |= pawn_attacks(tab, them, lsb(pieces))
         pieces &= pieces - U1
     by_minor = by_pawn
     pieces = bb[them * 8 + KNIGHT]
     while pieces:
-        by_minor |= tab[T_KNIGHT + lsb(pieces)]
+        by_minor |= knight_attacks(tab, lsb(pieces))
         pieces &= pieces - U1
     pieces = bb[them * 8 + BISHOP]
     while pieces:
@@ -365,9 +365,9 @@ def gives_check(tab, bb, st, move):
     occupied = (bb[BB_ALL] ^ origin_bit) | (U1 << np.uint64(target))
     piece = st[ST_BOARD + origin] & 7
     if piece == KNIGHT:
-        direct = tab[T_KNIGHT + target]
+        direct = knight_attacks(tab, target)
     elif piece == PAWN:
-        direct = tab[T_PAWN_ATTACKS + us * 64 + target]
+        direct = pawn_attacks(tab, us, target)
     elif piece == BISHOP:
         direct = bishop_attacks(tab, target, occupied)
     elif piece == ROOK:
