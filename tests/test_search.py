@@ -381,3 +381,50 @@ def test_tt_hashfull_counts_current_generation():
     full = tt_hashfull(tt, 1)
     assert 500 < full <= 1000
     assert tt_hashfull(tt, 2) == 0  # entries of an earlier search do not count
+
+
+def test_searcher_tables_start_on_a_cache_line():
+    """A TT bucket is one cache line only if the table starts on one (numpy alone starts large arrays 16 bytes
+    past a page); the work arrays too, after a resize and for added threads."""
+    import numpy as np
+    from mpcmc_engine.search.aligned import CACHE_LINE_BYTES, aligned_zeros
+    for dtype, length in ((np.uint64, 1 << 17), (np.int64, 1000), (np.int16, 77)):
+        array = aligned_zeros(length, dtype)
+        assert array.ctypes.data % CACHE_LINE_BYTES == 0
+        assert array.shape == (length,) and array.dtype == dtype and array.flags.c_contiguous
+        assert not array.any()
+    searcher = Searcher(hash_mb=2, threads=1)
+    searcher.resize(3)
+    searcher.set_threads(3)
+    tables = [searcher._tt] + searcher._work
+    assert all(table.ctypes.data % CACHE_LINE_BYTES == 0 for table in tables)
+
+
+def test_tt_prefetch_leaves_the_table_unchanged():
+    import numpy as np
+    from mpcmc_engine.search.constants import BOUND_EXACT
+    from mpcmc_engine.search.tt import BUCKET_WORDS, tt_prefetch, tt_store
+    tt = np.zeros(64 * BUCKET_WORDS, dtype=np.uint64)
+    tt_store(tt, np.uint64(0xDEADBEEF12345678), 77, 5, 3, BOUND_EXACT, 0, 1, 9)
+    before = tt.copy()
+    for key in (0, 0xDEADBEEF12345678, (1 << 64) - 1):
+        tt_prefetch(tt, np.uint64(key))
+    assert np.array_equal(tt, before)
+
+
+# --- move-ordering histories --------------------------------------------------------------------------------------
+
+def test_history_gravity_stays_within_its_int16_scores():
+    """The histories are int16: every gravity update from any score within the bound, by any bonus a cutoff gives,
+    lands within +-HISTORY_MAX and equals the update computed in Python integers."""
+    import numpy as np
+    from mpcmc_engine.search.constants import HISTORY_BONUS_MAX, HISTORY_MAX
+    from mpcmc_engine.search.core import update_history
+    rng = np.random.default_rng(5)
+    scores = np.array([-HISTORY_MAX, -HISTORY_MAX + 1, -1, 0, 1, HISTORY_MAX - 1, HISTORY_MAX], dtype=np.int16)
+    for _ in range(2000):
+        bonus = int(rng.integers(-HISTORY_BONUS_MAX, HISTORY_BONUS_MAX + 1))
+        slot = int(rng.integers(len(scores)))
+        expected = int(scores[slot]) + bonus - int(scores[slot]) * abs(bonus) // HISTORY_MAX
+        update_history(scores, slot, bonus)
+        assert int(scores[slot]) == expected and -HISTORY_MAX <= expected <= HISTORY_MAX

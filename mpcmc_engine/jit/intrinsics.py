@@ -1,6 +1,6 @@
 """LLVM intrinsics for the numba code, all cacheable: bit tricks compiled to single instructions (popcnt, tzcnt,
-bswap), atomic loads (relaxed for the stop flag, acquire for a state another thread publishes), an atomic add and a
-compare-and-exchange (the shared MCTS tree) and the monotonic clock.
+bswap), a cache prefetch, atomic loads (relaxed for the stop flag, acquire for a state another thread publishes),
+an atomic add and a compare-and-exchange (the shared MCTS tree) and the monotonic clock.
 
 `monotonic_ns()` calls clock_gettime(CLOCK_MONOTONIC), the clock of Python's time.monotonic_ns() on Linux, so a
 Python thread can write absolute deadlines that the search compares against.
@@ -72,6 +72,25 @@ def _atomic_load(array, index, ordering: str):
         return builder.load_atomic(_slot_pointer(context, builder, sig.args[0], args[0], args[1]), ordering, 8)
 
     return types.int64(array, types.int64), codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the CPU to bring the cache line of array[index] (a 1-D array) into its caches, without waiting for it:
+    a hint that lets a later read of that line find it there (compiled to prefetcht0)."""
+    if not (isinstance(array, types.Array) and array.ndim == 1 and isinstance(index, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        byte_pointer, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0")
+        pointer = builder.bitcast(_slot_pointer(context, builder, sig.args[0], args[0], args[1]), byte_pointer)
+        # read access, highest temporal locality (all cache levels), data cache
+        builder.call(function, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(array, types.int64), codegen
 
 
 @intrinsic

@@ -33,7 +33,9 @@ from mpcmc_engine.search.constants import (
 )
 from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
-from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_eval, entry_move, entry_score, tt_probe, tt_store
+from mpcmc_engine.search.tt import (
+    entry_bound, entry_depth, entry_eval, entry_move, entry_score, tt_prefetch, tt_probe, tt_store,
+)
 
 CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
 DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
@@ -185,23 +187,24 @@ def piece_target(st, move):
 
 @jit("int64(int64[::1], int64, int64)", inline="always")
 def continuation_row(ws, ply, back):
-    """First slot of the continuation history row of the move made `back` plies before ply `ply`, -1 when there is
-    none (before the root, or a null move)."""
+    """First int16 index of the continuation history row of the move made `back` plies before ply `ply`, -1 when
+    there is none (before the root, or a null move)."""
     if ply < back or ws[W_MOVED + ply - back] < 0:
         return -1
-    return W_CONTINUATION + ws[W_MOVED + ply - back] * (16 * 64)
+    return 4 * W_CONTINUATION + ws[W_MOVED + ply - back] * (16 * 64)
 
 
 @jit("int64(int64[::1], int64[::1], int64, int64)", inline="always")
 def quiet_history(ws, st, move, ply):
     """Ordering score of a quiet move: its butterfly history plus its continuation histories after the moves of
     one and two plies before."""
-    score = ws[W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)]
+    histories = ws.view(np.int16)
+    score = np.int64(histories[4 * W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)])
     index = piece_target(st, move)
     for back in (1, 2):
         row = continuation_row(ws, ply, back)
         if row >= 0:
-            score += ws[row + index]
+            score += np.int64(histories[row + index])
     return score
 
 
@@ -273,17 +276,19 @@ def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
 @jit("int64(int64[::1], int64, int64)", inline="always")
 def pick_move(ws, index, end):
     """Swap the best-scored of moves ws[index:end] into ws[index] (selection sort step) and return it."""
-    best = index
-    offset = W_ORDER - W_MOVES
-    for i in range(index + 1, end):
-        if ws[i + offset] > ws[best + offset]:
+    moves = ws[index:end]
+    scores = ws[index - W_MOVES + W_ORDER:end - W_MOVES + W_ORDER]
+    best = 0
+    best_score = scores[0]
+    for i in range(1, end - index):  # from a constant: indices LLVM knows are not negative (no wraparound code)
+        if scores[i] > best_score:
             best = i
-    move = ws[best]
-    ws[best] = ws[index]
-    ws[index] = move
-    score = ws[best + offset]
-    ws[best + offset] = ws[index + offset]
-    ws[index + offset] = score
+            best_score = scores[i]
+    move = moves[best]
+    moves[best] = moves[0]
+    moves[0] = move
+    scores[best] = scores[0]
+    scores[0] = best_score
     return move
 
 
@@ -299,22 +304,25 @@ def update_pv(ws, ply, move):
     ws[W_PV_LENGTH + ply] = length + 1
 
 
-@jit("void(int64[::1], int64, int64)", inline="always")
-def update_history(ws, slot, bonus):
-    """Move a history score towards +-HISTORY_MAX by `bonus` (gravity: the closer it is to the bound, the less it
-    moves), so that scores stay within (-HISTORY_MAX, HISTORY_MAX) and recent results weigh more."""
-    ws[slot] += bonus - ws[slot] * abs(bonus) // HISTORY_MAX
+@jit("void(int16[::1], int64, int64)", inline="always")
+def update_history(histories, slot, bonus):
+    """Move the history score histories[slot] towards +-HISTORY_MAX by `bonus` (gravity: the closer it is to the
+    bound, the less it moves), so that scores stay within [-HISTORY_MAX, HISTORY_MAX] and recent results weigh
+    more."""
+    score = np.int64(histories[slot])
+    histories[slot] = score + bonus - score * abs(bonus) // HISTORY_MAX
 
 
 @jit("void(int64[::1], int64[::1], int64, int64, int64)")
 def update_quiet_histories(ws, st, move, ply, bonus):
     """Add `bonus` (gravity) to a quiet move's butterfly history and its continuation histories."""
-    update_history(ws, W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095), bonus)
+    histories = ws.view(np.int16)
+    update_history(histories, 4 * W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095), bonus)
     index = piece_target(st, move)
     for back in (1, 2):
         row = continuation_row(ws, ply, back)
         if row >= 0:
-            update_history(ws, row + index, bonus)
+            update_history(histories, row + index, bonus)
 
 
 @jit("void(int64[::1], int64[::1], int64, int64, int64, int64, int64)")
@@ -438,20 +446,24 @@ def stored_or_evaluate(tab, bb, st, weights, ws, ply, entry):
     return search_evaluate(tab, bb, st, weights, ws, ply)
 
 
-@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
-def play(tab, bb, st, weights, ws, ply, move):
-    """make_move at `ply` of the search, recorded for a network's accumulators."""
+@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64, int64)", inline="always")
+def play(tab, bb, st, weights, tt, ws, ply, move):
+    """make_move at `ply` of the search, recorded for a network's accumulators; the new position's TT bucket is
+    prefetched for the probe that follows."""
     if weights[0] == KIND_NETWORK:
         record_move(st, ws, W_ACC, ply, move)
     make_move(tab, bb, st, move)
+    tt_prefetch(tt, bb[BB_KEYS + st[ST_PLY]])
 
 
-@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64)", inline="always")
-def play_null_move(tab, bb, st, weights, ws, ply):
-    """make_null_move at `ply` of the search, recorded for a network's accumulators."""
+@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64)", inline="always")
+def play_null_move(tab, bb, st, weights, tt, ws, ply):
+    """make_null_move at `ply` of the search, recorded for a network's accumulators; the new position's TT bucket
+    is prefetched."""
     if weights[0] == KIND_NETWORK:
         record_move(st, ws, W_ACC, ply, 0)
     make_null_move(tab, bb, st)
+    tt_prefetch(tt, bb[BB_KEYS + st[ST_PLY]])
 
 
 @jit("int64(int64, int64, int64)", inline="always")
@@ -511,7 +523,7 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
                 continue
             if not see_ge(tab, bb, st, move, 0):
                 continue
-        play(tab, bb, st, weights, ws, ply, move)
+        play(tab, bb, st, weights, tt, ws, ply, move)
         score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -beta, -alpha)
         unmake_move(bb, st)
         if ws[S_ABORT]:
@@ -585,7 +597,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             and eval_ >= beta):
         reduction = NULL_MOVE_BASE + depth // NULL_MOVE_DEPTH_DIVISOR + min((eval_ - beta) // NULL_MOVE_EVAL_DIVISOR, 3)
         ws[W_MOVED + ply] = -1
-        play_null_move(tab, bb, st, weights, ws, ply)
+        play_null_move(tab, bb, st, weights, tt, ws, ply)
         score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -beta, -beta + 1)
         unmake_null_move(st)
         if ws[S_ABORT]:
@@ -620,7 +632,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             if not see_ge(tab, bb, st, move, probcut_beta - static_eval):
                 continue
             ws[W_MOVED + ply] = piece_target(st, move)
-            play(tab, bb, st, weights, ws, ply, move)
+            play(tab, bb, st, weights, tt, ws, ply, move)
             score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -probcut_beta, -probcut_beta + 1)
             if score >= probcut_beta:
                 score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - PROBCUT_REDUCTION, ply + 1, -probcut_beta,
@@ -676,7 +688,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             continue
         quiets += quiet
         ws[W_MOVED + ply] = piece_target(st, move)
-        play(tab, bb, st, weights, ws, ply, move)
+        play(tab, bb, st, weights, tt, ws, ply, move)
         if searched == 0:
             extension = tt_extension if move == tt_move else 0
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 + extension, ply + 1, -beta, -alpha)
@@ -728,7 +740,7 @@ def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alp
     for i in range(count):
         move = root_moves[i]
         ws[W_MOVED] = piece_target(st, move)
-        play(tab, bb, st, weights, ws, 0, move)
+        play(tab, bb, st, weights, tt, ws, 0, move)
         if i == 0:
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
         else:

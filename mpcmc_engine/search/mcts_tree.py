@@ -299,7 +299,7 @@ def expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, d
         scores = ws[start - W_MOVES + W_ORDER:end - W_MOVES + W_ORDER]
         best = -INF
         for i in range(count):
-            play(tab, bb, st, weights, ws, depth, ws[start + i])
+            play(tab, bb, st, weights, tt, ws, depth, ws[start + i])
             if is_draw(bb, st, ws[S_ROOT_PLY]):
                 scores[i] = 0
             else:
@@ -361,7 +361,7 @@ def simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, 
         if state == STATE_EXPANDED and depth < MAX_TREE_PLY:
             child = select_child(tree, node, params, mode, depth == 0, root_moves, root_count)
             atomic_add(tree, child * NODE_SIZE + N_VIRTUAL, 1)
-            play(tab, bb, st, weights, ws, depth, tree[child * NODE_SIZE + N_MOVE])
+            play(tab, bb, st, weights, tt, ws, depth, tree[child * NODE_SIZE + N_MOVE])
             depth += 1
             node = child
             trail[T_PATH + depth] = child

@@ -16,6 +16,7 @@ from mpcmc_engine.eval.eval_file import load_default_evaluation
 from mpcmc_engine.eval.evaluate import evaluation_array
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
+from mpcmc_engine.search.aligned import aligned_zeros
 from mpcmc_engine.search.constants import (
     C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
     S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
@@ -47,7 +48,7 @@ class Searcher:
 
     def __init__(self, hash_mb: int = 16, threads: int = 1):
         self._control = np.zeros(CONTROL_SIZE, dtype=np.int64)
-        self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
+        self._tt = aligned_zeros(table_size(hash_mb), np.uint64)
         self._work = []
         self.set_threads(threads)
         self._weights = evaluation_array(load_default_evaluation())
@@ -57,7 +58,7 @@ class Searcher:
     # --- configuration (between searches) -------------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
         """Replace the transposition table (and the MCTS node pool, if any) by an empty one of `hash_mb` megabytes."""
-        self._tt = np.zeros(table_size(hash_mb), dtype=np.uint64)
+        self._tt = aligned_zeros(table_size(hash_mb), np.uint64)
         self._hash_mb = hash_mb
         if self._mcts is not None:
             self._mcts.resize(hash_mb)
@@ -66,7 +67,7 @@ class Searcher:
         """Search with `threads` threads (1 main thread + threads - 1 Lazy SMP helpers)."""
         threads = max(1, int(threads))
         while len(self._work) < threads:
-            self._work.append(np.zeros(WORK_SIZE, dtype=np.int64))
+            self._work.append(aligned_zeros(WORK_SIZE, np.int64))
         del self._work[threads:]
 
     def clear(self) -> None:

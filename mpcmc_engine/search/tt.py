@@ -14,6 +14,7 @@ Mate scores are stored relative to the node (MATE - plies to mate) and converted
 import numpy as np
 
 from mpcmc_engine.jit import jit
+from mpcmc_engine.jit.intrinsics import prefetch
 from mpcmc_engine.search.constants import BOUND_EXACT, EVAL_NONE, MATE_BOUND
 
 BUCKET_ENTRIES = 4
@@ -79,6 +80,13 @@ def score_from_tt(score, ply):
     if score <= -MATE_BOUND:
         return score + ply
     return score
+
+
+@jit("void(uint64[::1], uint64)", inline="always")
+def tt_prefetch(tt, key):
+    """Start loading `key`'s bucket into the CPU's caches, so that a probe or store of it soon after does not wait
+    for memory (one cache line: the table starts on a line, and a bucket is one line long)."""
+    prefetch(tt, _bucket(tt, key))
 
 
 @jit("int64(uint64[::1], uint64)")
