@@ -253,6 +253,46 @@ def test_see(fen, uci, gain):
     assert not see_ge(position.tab, position.bb, position.st, move, gain + 1)
 
 
+# --- checks given by quiet moves -------------------------------------------------------------------------------
+
+def quiet_piece_moves_agree_on_check(position, board):
+    """Assert gives_check against python-chess for every legal quiet move of a piece other than the king (king
+    moves count as no check by contract)."""
+    from mpcmc_engine.search.core import gives_check, is_tactical
+    for move in position.legal_moves():
+        uci = chess.Move.from_uci(position.uci(move))
+        if is_tactical(position.st, move) or board.piece_type_at(uci.from_square) == chess.KING:
+            continue
+        assert gives_check(position.tab, position.bb, position.st, move) == board.gives_check(uci), \
+            (board.fen(), uci.uci())
+
+
+@pytest.mark.parametrize("fen", [
+    "7k/8/8/8/8/2P5/8/B3K3 w - - 0 1",       # a pawn step uncovering the bishop
+    "4k3/8/8/8/8/8/4N3/4RK2 w - - 0 1",      # a knight jump uncovering the rook, and its own checks
+    "2k5/8/8/8/8/8/8/3QK3 w - - 0 1",        # queen checks along files, ranks and diagonals
+    "8/8/3k4/8/8/8/8/R3K1B1 w - - 0 1",      # bishop and rook checks through empty lines
+    "4k3/8/8/8/4P3/8/8/4R1K1 w - - 0 1",     # a pawn on the rook's file: moving ahead keeps blocking
+])
+def test_gives_check_of_quiet_piece_moves(fen):
+    quiet_piece_moves_agree_on_check(Position(fen), chess.Board(fen))
+
+
+def test_gives_check_in_random_games():
+    import random
+    rng = random.Random(11)
+    for _ in range(40):
+        position, board = Position(chess.STARTING_FEN), chess.Board()
+        for _ in range(rng.randrange(10, 120)):
+            quiet_piece_moves_agree_on_check(position, board)
+            moves = position.legal_moves()
+            if not moves:
+                break
+            move = rng.choice(moves)
+            board.push(chess.Move.from_uci(position.uci(move)))
+            position.push(move)
+
+
 # --- transposition table ------------------------------------------------------------------------------------------
 
 def stored_entry(tt, key, ply):

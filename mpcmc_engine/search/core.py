@@ -17,7 +17,9 @@ from mpcmc_engine.bitboard.constants import (
     BB_ALL, BB_KEYS, BISHOP, KIND_CASTLE, KIND_EN_PASSANT, KIND_PROMOTION, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN,
     ROOK, ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, U0, U1, U_MOVE, UNDO_SIZE,
 )
-from mpcmc_engine.bitboard.attacks import bishop_attacks, knight_attacks, pawn_attacks, rook_attacks
+from mpcmc_engine.bitboard.attacks import (
+    between, bishop_attacks, knight_attacks, line_through, pawn_attacks, rook_attacks,
+)
 from mpcmc_engine.jit.intrinsics import lsb, popcount
 from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
@@ -365,27 +367,28 @@ def late_move_reduction(depth, searched, quiet, order, pv_node, improving):
 @jit("boolean(uint64[::1], uint64[::1], int64[::1], int64)")
 def gives_check(tab, bb, st, move):
     """True when the quiet (non-capture, non-promotion) `move` checks the opponent's king, directly or by
-    discovery; castling counts only the discovered checks it cannot give, so it is always False."""
+    discovery. A king move counts as none: castling's rook and a king stepping off a line are not looked at. Slider
+    attacks are computed only for a piece that ends on a line with the king (direct) or leaves one (discovered)."""
     us = st[ST_SIDE]
-    king = lsb(bb[(1 - us) * 8 + KING])
     origin, target = move_from(move), move_to(move)
+    piece = st[ST_BOARD + origin] & 7
+    if piece == KING:
+        return False
+    king = lsb(bb[(1 - us) * 8 + KING])
     origin_bit = U1 << np.uint64(origin)
     occupied = (bb[BB_ALL] ^ origin_bit) | (U1 << np.uint64(target))
-    piece = st[ST_BOARD + origin] & 7
     if piece == KNIGHT:
-        direct = knight_attacks(tab, target)
+        if knight_attacks(tab, target) & (U1 << np.uint64(king)):
+            return True
     elif piece == PAWN:
-        direct = pawn_attacks(tab, us, target)
-    elif piece == BISHOP:
-        direct = bishop_attacks(tab, target, occupied)
-    elif piece == ROOK:
-        direct = rook_attacks(tab, target, occupied)
-    elif piece == QUEEN:
-        direct = bishop_attacks(tab, target, occupied) | rook_attacks(tab, target, occupied)
-    else:
-        return False
-    if direct & (U1 << np.uint64(king)):
-        return True
+        if pawn_attacks(tab, us, target) & (U1 << np.uint64(king)):
+            return True
+    elif line_through(tab, target, king) != U0 and between(tab, target, king) & occupied == U0:
+        straight_line = (target ^ king) & 7 == 0 or (target ^ king) >> 3 == 0  # the same file or rank
+        if piece == QUEEN or (piece == ROOK) == straight_line:
+            return True
+    if line_through(tab, origin, king) == U0:
+        return False  # only a piece on a line with the king can uncover a check
     diagonal = (bb[us * 8 + BISHOP] | bb[us * 8 + QUEEN]) & ~origin_bit
     straight = (bb[us * 8 + ROOK] | bb[us * 8 + QUEEN]) & ~origin_bit
     return ((bishop_attacks(tab, king, occupied) & diagonal) | (rook_attacks(tab, king, occupied) & straight)) != U0
