@@ -196,12 +196,18 @@ def continuation_row(ws, ply, back):
     return 4 * W_CONTINUATION + ws[W_MOVED + ply - back] * (16 * 64)
 
 
+@jit("int64(int64[::1], int64)", inline="always")
+def butterfly_slot(st, move):
+    """int16 index of a quiet move's butterfly history (side to move, from, to)."""
+    return 4 * W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)
+
+
 @jit("int64(int64[::1], int64[::1], int64, int64)", inline="always")
 def quiet_history(ws, st, move, ply):
     """Ordering score of a quiet move: its butterfly history plus its continuation histories after the moves of
     one and two plies before."""
     histories = ws.view(np.int16)
-    score = np.int64(histories[4 * W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)])
+    score = np.int64(histories[butterfly_slot(st, move)])
     index = piece_target(st, move)
     for back in (1, 2):
         row = continuation_row(ws, ply, back)
@@ -319,7 +325,7 @@ def update_history(histories, slot, bonus):
 def update_quiet_histories(ws, st, move, ply, bonus):
     """Add `bonus` (gravity) to a quiet move's butterfly history and its continuation histories."""
     histories = ws.view(np.int16)
-    update_history(histories, 4 * W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095), bonus)
+    update_history(histories, butterfly_slot(st, move), bonus)
     index = piece_target(st, move)
     for back in (1, 2):
         row = continuation_row(ws, ply, back)
@@ -375,13 +381,14 @@ def gives_check(tab, bb, st, move):
     if piece == KING:
         return False
     king = lsb(bb[(1 - us) * 8 + KING])
+    king_bit = U1 << np.uint64(king)
     origin_bit = U1 << np.uint64(origin)
     occupied = (bb[BB_ALL] ^ origin_bit) | (U1 << np.uint64(target))
     if piece == KNIGHT:
-        if knight_attacks(tab, target) & (U1 << np.uint64(king)):
+        if knight_attacks(tab, target) & king_bit:
             return True
     elif piece == PAWN:
-        if pawn_attacks(tab, us, target) & (U1 << np.uint64(king)):
+        if pawn_attacks(tab, us, target) & king_bit:
             return True
     elif line_through(tab, target, king) != U0 and between(tab, target, king) & occupied == U0:
         straight_line = (target ^ king) & 7 == 0 or (target ^ king) >> 3 == 0  # the same file or rank
