@@ -1,5 +1,6 @@
 """The numba board against python-chess on positions reached by random play (standard chess and Chess960):
-identical legal move sets, identical Zobrist keys, make/unmake restoring the position exactly."""
+identical legal move sets, identical Zobrist keys, make/unmake restoring the position exactly; the search's
+shortcuts (the key after a move before it is made, all pawn attacks at once) against the slow way."""
 
 import random
 
@@ -8,7 +9,11 @@ import chess.polyglot
 import numpy as np
 import pytest
 
-from mpcmc_engine.bitboard.constants import BB_KEYS, ST_UNDO
+from mpcmc_engine.bitboard.attacks import pawn_attacks, pawn_attacks_all
+from mpcmc_engine.bitboard.constants import (
+    BB_KEYS, KIND_CASTLE, KIND_EN_PASSANT, NO_SQUARE, PAWN, ST_CASTLE, ST_EP, ST_UNDO,
+)
+from mpcmc_engine.bitboard.makemove import key_after
 from mpcmc_engine.bitboard.moves import move_kind, move_promotion
 from mpcmc_engine.bitboard.position import Position
 
@@ -71,3 +76,30 @@ def test_promotion_and_castling_encodings_round_trip():
     promotion = position.parse_uci("b7a8n")
     assert move_promotion(promotion) == chess.KNIGHT and move_kind(promotion) == 1
     assert position.parse_uci("e1h1") == position.parse_uci("e1g1")  # king-takes-rook accepted too
+
+
+def test_key_after_is_the_key_make_move_computes():
+    exact = 0
+    for _, position in _random_games(77, False):
+        key = np.uint64(position.key)
+        for move in position.legal_moves():
+            predicted = int(key_after(position.tab, position.st, key, move))
+            castle = position.st[ST_CASTLE]
+            position.push(move)
+            if (move_kind(move) not in (KIND_CASTLE, KIND_EN_PASSANT) and position.st[ST_CASTLE] == castle
+                    and position.st[ST_EP] == NO_SQUARE):
+                assert predicted == position.key, position.fen()
+                exact += 1
+            position.pop()
+    assert exact > 100_000
+
+
+def test_pawn_attacks_all_is_the_union_of_each_pawns_attacks():
+    for _, position in _random_games(78, True):
+        for colour in (0, 1):
+            pawns = position.bb[colour * 8 + PAWN]
+            expected = np.uint64(0)
+            for square in range(64):
+                if (int(pawns) >> square) & 1:
+                    expected |= pawn_attacks(position.tab, colour, square)
+            assert pawn_attacks_all(pawns, colour) == expected, position.fen()

@@ -3,9 +3,9 @@
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
-    BB_ALL, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, T_BETWEEN, T_BISHOP_MAGIC, T_BISHOP_MASK, T_BISHOP_OFFSET,
-    T_BISHOP_SHIFT, T_KING, T_KNIGHT, T_LINE, T_PAWN_ATTACKS, T_ROOK_MAGIC, T_ROOK_MASK, T_ROOK_OFFSET,
-    T_ROOK_SHIFT,
+    BB_ALL, BISHOP, KING, KNIGHT, NOT_FILE_A, NOT_FILE_H, PAWN, QUEEN, ROOK, T_BETWEEN, T_BISHOP_MAGIC,
+    T_BISHOP_MASK, T_BISHOP_OFFSET, T_BISHOP_SHIFT, T_KING, T_KNIGHT, T_LINE, T_PAWN_ATTACKS, T_ROOK_MAGIC,
+    T_ROOK_MASK, T_ROOK_OFFSET, T_ROOK_SHIFT, WHITE,
 )
 from mpcmc_engine.bitboard.layout import pieces
 from mpcmc_engine.jit import jit
@@ -41,6 +41,14 @@ def king_attacks(tab, square):
 def pawn_attacks(tab, colour, square):
     """Squares a pawn of `colour` on `square` attacks."""
     return tab[T_PAWN_ATTACKS + colour * 64 + square]
+
+
+@jit("uint64(uint64, int64)", inline="always")
+def pawn_attacks_all(pawns, colour):
+    """Squares attacked by any of the pawns `pawns` of `colour` (shifts of the whole set, no loop)."""
+    if colour == WHITE:
+        return ((pawns & NOT_FILE_A) << np.uint64(7)) | ((pawns & NOT_FILE_H) << np.uint64(9))
+    return ((pawns & NOT_FILE_A) >> np.uint64(9)) | ((pawns & NOT_FILE_H) >> np.uint64(7))
 
 
 @jit("uint64(uint64[::1], int64, int64)", inline="always")

@@ -144,6 +144,22 @@ def make_move(tab, bb, st, move):
     bb[BB_KEYS + ply + 1] = key
 
 
+@jit("uint64(uint64[::1], int64[::1], uint64, int64)", inline="always")
+def key_after(tab, st, key, move):
+    """The key make_move will give the position after `move`, from the current position's `key`, computed without
+    playing it (to prefetch its table entry early). Exact unless the move castles, takes en passant, changes a
+    castling right or leaves an en passant square; then a key close to it."""
+    origin, target = move_from(move), move_to(move)
+    piece = st[ST_BOARD + origin]
+    placed = piece_code(colour_of(piece), move_promotion(move)) if move_kind(move) == KIND_PROMOTION else piece
+    key ^= piece_key(tab, piece, origin) ^ piece_key(tab, placed, target) ^ tab[T_ZOBRIST + Z_WHITE_TO_MOVE]
+    if st[ST_BOARD + target] != 0:
+        key ^= piece_key(tab, st[ST_BOARD + target], target)
+    if st[ST_EP] != NO_SQUARE:
+        key ^= tab[T_ZOBRIST + Z_EP_FILE + st[ST_EP] % 8]
+    return key
+
+
 @jit("void(uint64[::1], int64[::1])")
 def unmake_move(bb, st):
     """Take back the last move made with make_move."""

@@ -18,11 +18,11 @@ from mpcmc_engine.bitboard.constants import (
     ROOK, ST_BOARD, ST_HALFMOVE, ST_PLY, ST_SIDE, ST_UNDO, U0, U1, U_MOVE, UNDO_SIZE,
 )
 from mpcmc_engine.bitboard.attacks import (
-    between, bishop_attacks, knight_attacks, line_through, pawn_attacks, rook_attacks,
+    between, bishop_attacks, knight_attacks, line_through, pawn_attacks, pawn_attacks_all, rook_attacks,
 )
 from mpcmc_engine.jit.intrinsics import lsb, popcount
 from mpcmc_engine.jit import jit
-from mpcmc_engine.bitboard.makemove import make_move, make_null_move, unmake_move, unmake_null_move
+from mpcmc_engine.bitboard.makemove import key_after, make_move, make_null_move, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate_linear
@@ -221,11 +221,7 @@ def lesser_threats(tab, bb, them):
     """Squares attacked by `them`'s pawns, by their pawns or minor pieces, and by their pawns, minor pieces or
     rooks: where a knight or bishop, a rook, and a queen of the other side are attacked by a lesser piece."""
     occupied = bb[BB_ALL]
-    by_pawn = U0
-    pieces = bb[them * 8 + PAWN]
-    while pieces:
-        by_pawn |= pawn_attacks(tab, them, lsb(pieces))
-        pieces &= pieces - U1
+    by_pawn = pawn_attacks_all(bb[them * 8 + PAWN], them)
     by_minor = by_pawn
     pieces = bb[them * 8 + KNIGHT]
     while pieces:
@@ -286,12 +282,12 @@ def pick_move(ws, index, end):
     """Swap the best-scored of moves ws[index:end] into ws[index] (selection sort step) and return it."""
     moves = ws[index:end]
     scores = ws[index - W_MOVES + W_ORDER:end - W_MOVES + W_ORDER]
-    best = 0
     best_score = scores[0]
-    for i in range(1, end - index):  # from a constant: indices LLVM knows are not negative (no wraparound code)
-        if scores[i] > best_score:
-            best = i
-            best_score = scores[i]
+    for i in range(1, end - index):  # a branch-free maximum LLVM vectorizes; then the first move holding it
+        best_score = max(best_score, scores[i])
+    best = 0
+    while scores[best] != best_score:
+        best += 1
     move = moves[best]
     moves[best] = moves[0]
     moves[0] = move
@@ -528,11 +524,11 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
     best_move = 0
     for i in range(start, end):
         move = pick_move(ws, i, end)
-        if not checked:
-            if stand_pat + (ws[i - W_MOVES + W_ORDER] & (ORDER_TT_MOVE - 1)) // 8 + DELTA_MARGIN <= alpha:
-                continue
-            if not see_ge(tab, bb, st, move, 0):
-                continue
+        if not checked and stand_pat + (ws[i - W_MOVES + W_ORDER] & (ORDER_TT_MOVE - 1)) // 8 + DELTA_MARGIN <= alpha:
+            continue
+        tt_prefetch(tt, key_after(tab, st, key, move))  # the bucket loads while SEE runs
+        if not checked and not see_ge(tab, bb, st, move, 0):
+            continue
         play(tab, bb, st, weights, tt, ws, ply, move)
         score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -beta, -alpha)
         unmake_move(bb, st)
@@ -696,6 +692,7 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                                                              eval_ + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha):
             ws[i - W_MOVES + W_ORDER] = ORDER_PRUNED
             continue
+        tt_prefetch(tt, key_after(tab, st, key, move))
         quiets += quiet
         ws[W_MOVED + ply] = piece_target(st, move)
         play(tab, bb, st, weights, tt, ws, ply, move)
