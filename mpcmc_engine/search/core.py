@@ -399,11 +399,13 @@ def gives_check(tab, bb, st, move):
 
 @jit("boolean(uint64[::1], uint64[::1], int64[::1], int64, boolean, int64, boolean, boolean)", inline="always")
 def prune_move(tab, bb, st, move, quiet, depth, late, futile):
-    """Low-depth pruning of one move of a node not in check that already has a score: quiet moves that give no
-    check and come late (late-move pruning), cannot lift a futile evaluation to alpha (futility pruning) or lose
-    material (SEE below a margin growing with depth); captures that lose too much material (SEE)."""
+    """Low-depth pruning of one move of a node not in check that already has a score: quiet moves that come late
+    (late-move pruning, checks included), or give no check and cannot lift a futile evaluation to alpha (futility
+    pruning) or lose material (SEE below a margin growing with depth); captures that lose too much material (SEE)."""
     if quiet:
-        prunable = (late and depth <= LMP_MAX_DEPTH) or (futile and depth <= FUTILITY_MAX_DEPTH) or (
+        if late and depth <= LMP_MAX_DEPTH:
+            return True
+        prunable = (futile and depth <= FUTILITY_MAX_DEPTH) or (
             depth <= SEE_QUIET_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_QUIET_MARGIN * depth))
         return prunable and not gives_check(tab, bb, st, move)
     return depth <= SEE_CAPTURE_MAX_DEPTH and not see_ge(tab, bb, st, move, -SEE_CAPTURE_MARGIN * depth * depth)
