@@ -19,7 +19,7 @@ own frame (black's bitboards mirrored), in the order of SIDE_TERM_BLOCKS:
 import numpy as np
 from numba import types
 
-from mpcmc_engine.bitboard.attacks import bishop_attacks, rook_attacks
+from mpcmc_engine.bitboard.attacks import bishop_attacks, pawn_attacks_all, rook_attacks
 from mpcmc_engine.bitboard.constants import (
     BB_ALL, BISHOP, BLACK, FILE_A, KING, KNIGHT, NOT_FILE_A, NOT_FILE_H, PAWN, QUEEN, RANK_1, ROOK, ST_SIDE, T_KING,
     T_KNIGHT, U0, U1, WHITE,
@@ -67,7 +67,7 @@ N_FEATURES = sum(size for _, size in LAYOUT)
 PHASE_MAX = 24
 PHASE_WEIGHT = np.array([0, 0, 1, 1, 2, 4, 0], dtype=np.int64)  # indexed by piece type
 
-S1, S7, S8, S9, S16, S32 = (np.uint64(n) for n in (1, 7, 8, 9, 16, 32))
+S1, S8, S16, S32 = (np.uint64(n) for n in (1, 8, 16, 32))
 SIDE_TERMS_SIGNATURE = types.UniTuple(types.int64, N_SIDE_TERMS)(types.uint64[::1], types.uint64[::1], types.int64)
 
 
@@ -131,7 +131,7 @@ def side_terms(tab, bb, colour):
     occupied = _oriented(bb[BB_ALL], mirror)
     enemy_king = lsb(_oriented(bb[enemy + KING], mirror))
     king = lsb(_oriented(bb[own + KING], mirror))
-    enemy_pawn_attacks = ((enemy_pawns >> S7) & NOT_FILE_A) | ((enemy_pawns >> S9) & NOT_FILE_H)
+    enemy_pawn_attacks = pawn_attacks_all(enemy_pawns, BLACK)  # the enemy moves down in this frame
     area = ~(_oriented(bb[own], mirror) | enemy_pawn_attacks)
     zone = tab[T_KING + enemy_king] | (U1 << np.uint64(enemy_king))
     mobility_n = attack_n = 0
@@ -172,7 +172,7 @@ def side_terms(tab, bb, colour):
         pieces &= pieces - U1
     files = _fill_down(pawns) & RANK_1
     isolated_files = files & ~_sideways(files)
-    defended = ((pawns << S7) & NOT_FILE_H) | ((pawns << S9) & NOT_FILE_A)
+    defended = pawn_attacks_all(pawns, WHITE)
     passed = pawns & ~(_fill_down(enemy_pawns | _sideways(enemy_pawns)) >> S8)
     king_files = _sideways(U1 << np.uint64(king)) | (U1 << np.uint64(king))
     return (mobility_n, mobility_b, mobility_r, mobility_q, attack_n, attack_b, attack_r, attack_q,
