@@ -13,7 +13,7 @@ from mpcmc_engine.search.constants import MATE
 from mpcmc_engine.search.limits import SearchLimits, uci_score
 from mpcmc_engine.search.searcher import Searcher
 
-BENCH_SIGNATURE = 867_146  # `mpcmc-engine bench` nodes with the shipped network (the default); see docs/STRENGTH.md
+BENCH_SIGNATURE = 769_675  # `mpcmc-engine bench` nodes with the shipped network (the default); see docs/STRENGTH.md
 MIDDLEGAME = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14"
 MATE_DEPTH = 12  # the depth within which every mate in two of the suite is found
 

@@ -552,9 +552,10 @@ def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
 @jit(NODE_SIGNATURE)
 def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
     """Alpha-beta search of `depth` plies (quiescence below 1) at distance `ply` from the root: PVS, TT cutoffs
-    outside PV nodes, null-move pruning, ProbCut, late move reductions, check extension, mate-distance pruning and
-    draw detection. Null moves are never played twice in a row. Fail-soft: returns r with r <= alpha when no move
-    reaches alpha, r >= beta on a cutoff."""
+    outside PV nodes, null-move pruning, ProbCut, late move reductions (a ply less for a move giving check), check
+    extension, mate-distance pruning and draw detection. Null moves are never played twice in a row. Fail-soft:
+    returns r with r <= alpha when no move reaches alpha, r >= beta on a cutoff; outside PV nodes a cutoff's score
+    (not a mate) is pulled toward beta, to (score * depth + beta) / (depth + 1)."""
     if depth <= 0:
         return quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta)
     ws[W_PV_LENGTH + ply] = 0
@@ -705,8 +706,10 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             reduction = 0
             order = ws[i - W_MOVES + W_ORDER]
             if (depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and not checked
-                    and (quiet or order < ORDER_BAD_CAPTURE // 2) and not in_check(tab, bb, st)):
+                    and (quiet or order < ORDER_BAD_CAPTURE // 2)):
                 reduction = late_move_reduction(depth, searched, quiet, order, pv_node, improving)
+                if reduction > 0 and in_check(tab, bb, st):
+                    reduction -= 1
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha)
             if score > alpha and reduction > 0:
                 score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -alpha - 1, -alpha)
@@ -727,6 +730,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
                     break
     if excluded != 0:
         return alpha if best == -INF else best  # no TT store: the result lacks the excluded move
+    if best >= beta and not pv_node and abs(best) < MATE_BOUND and abs(beta) < MATE_BOUND:
+        best = (best * depth + beta) // (depth + 1)  # a shallow score far above beta counts for less
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
     tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION], static_eval)
     return best
