@@ -260,7 +260,8 @@ def test_match_probe_scores_equal_weights_even_and_trained_weights_higher():
     even = probe.measure(material_only_weights())
     assert even["match_games"] == 12 and even["score"] == 0.5 and even["elo"] == 0.0
     trained = probe.measure(load_linear_weights())
-    assert trained["score"] > 0.6 and trained["elo_low"] < trained["elo"] < trained["elo_high"]
+    # the interval brackets the estimate; a clean sweep has both at +inf
+    assert trained["score"] > 0.6 and trained["elo_low"] < trained["elo"] <= trained["elo_high"]
 
 
 def test_wac_probe_counts_the_positions_solved(tmp_path):
