@@ -346,12 +346,12 @@ def reward_quiet(ws, st, move, ply, depth, first, last):
             update_quiet_histories(ws, st, ws[i], ply, -bonus)
 
 
-@jit("int64(int64, int64, boolean, int64, boolean, boolean)", inline="always")
-def late_move_reduction(depth, searched, quiet, order, pv_node, improving):
+@jit("int64(int64, int64, boolean, int64, boolean, boolean, boolean)", inline="always")
+def late_move_reduction(depth, searched, quiet, order, pv_node, improving, check):
     """Plies by which the `searched`-th move (ordering score `order`) of a node of `depth` is reduced, from 0 to
     depth - 2: the LMR table, one less at PV nodes and for killers and the counter move, one more when the position
     is not improving, less or more by the quiet move's ordering score (history and threat terms, order_moves); half
-    the table for captures losing material."""
+    the table for captures losing material; one less, after the bounds, for a move that gives `check`."""
     reduction = LMR_REDUCTION[min(depth, 63) * 64 + min(searched, 63)]
     if quiet:
         if order >= ORDER_KILLER - 2:
@@ -363,7 +363,8 @@ def late_move_reduction(depth, searched, quiet, order, pv_node, improving):
         reduction //= 2
     if pv_node:
         reduction -= 1
-    return min(max(reduction, 0), depth - 2)
+    reduction = min(max(reduction, 0), depth - 2)
+    return reduction - 1 if check and reduction > 0 else reduction
 
 
 @jit("boolean(uint64[::1], uint64[::1], int64[::1], int64)")
@@ -707,9 +708,8 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
             order = ws[i - W_MOVES + W_ORDER]
             if (depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and not checked
                     and (quiet or order < ORDER_BAD_CAPTURE // 2)):
-                reduction = late_move_reduction(depth, searched, quiet, order, pv_node, improving)
-                if reduction > 0 and in_check(tab, bb, st):
-                    reduction -= 1
+                reduction = late_move_reduction(depth, searched, quiet, order, pv_node, improving,
+                                                in_check(tab, bb, st))
             score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha)
             if score > alpha and reduction > 0:
                 score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, ply + 1, -alpha - 1, -alpha)
