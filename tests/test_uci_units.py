@@ -8,6 +8,7 @@ from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, par
 from mpcmc_engine.uci.format import InfoReport, divide_lines, format_bestmove, format_info, wdl_from_score
 from mpcmc_engine.uci.options import DEFAULT_EVALUATION, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
 from mpcmc_engine.uci.tablebase import RootTablebase, best_moves
+from mpcmc_engine.uci import timeman
 from mpcmc_engine.uci.timeman import GoParams, plan
 
 
@@ -109,6 +110,18 @@ def test_budget_special_cases():
     assert plan(GoParams(movetime=20), True, 0, 30).maximum == 10
     tournament = plan(GoParams(wtime=60000, btime=60000, movestogo=1), True, 40, 30)
     assert tournament.maximum < 60000 * 0.8
+
+
+@pytest.mark.parametrize("ply,kept", [(0, 0.75), (30, 0.875), (60, 1.0), (100, 1.0)])
+def test_sudden_death_saves_time_early_for_later_moves(monkeypatch, ply, kept):
+    clock = GoParams(wtime=10000, btime=10000, winc=100, binc=100)
+    tournament = GoParams(wtime=10000, btime=10000, movestogo=20)
+    saved, tournament_saved = plan(clock, True, ply, 30), plan(tournament, True, ply, 30)
+    monkeypatch.setattr(timeman, "EARLY_SAVING", 0.0)
+    unsaved = plan(clock, True, ply, 30)
+    assert saved.optimum == pytest.approx(kept * unsaved.optimum)
+    assert (saved.maximum < unsaved.maximum) == (kept < 1)
+    assert plan(tournament, True, ply, 30) == tournament_saved  # movestogo: Stockfish's formulas unchanged
 
 
 def test_wdl_model():

@@ -12,6 +12,10 @@ from typing import Optional
 PYTHON_MARGIN_MS = 5
 MAX_MOVE_HORIZON = 50
 MIN_MAXIMUM_MS = 1
+# Without movestogo, the optimum of the first SAVING_PLIES plies is cut by up to EARLY_SAVING (at ply 0, shrinking
+# linearly to nothing at SAVING_PLIES), so that the time saved goes to the later moves.
+EARLY_SAVING = 0.25
+SAVING_PLIES = 60
 
 
 @dataclass
@@ -54,7 +58,8 @@ def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int
 
     With `movetime`, both deadlines are movetime less Move Overhead and the Python margin (at most half of movetime).
     With a clock (ours; only the other side's when ours is missing, as in `go wtime 100` for black), Stockfish 15.1's
-    formulas: the remaining time plus increments over a horizon of at most 50 moves, less Move Overhead per move.
+    formulas: the remaining time plus increments over a horizon of at most 50 moves, less Move Overhead per move;
+    without movestogo, the optimum of the first SAVING_PLIES plies is cut by up to EARLY_SAVING.
     """
     if go.movetime is not None:
         usable = go.movetime - min(move_overhead_ms + PYTHON_MARGIN_MS, go.movetime / 2)
@@ -72,6 +77,7 @@ def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int
         max_scale = min(6.3, 1.5 + 0.11 * horizon)
     else:
         opt_scale = min(0.0120 + (game_ply + 3.0) ** 0.45 * 0.0039, 0.2 * time_ms / time_left)
+        opt_scale *= 1.0 - EARLY_SAVING * max(0, SAVING_PLIES - game_ply) / SAVING_PLIES
         max_scale = min(7.0, 4.0 + game_ply / 12.0)
     optimum = opt_scale * time_left
     maximum = min(0.8 * time_ms - move_overhead_ms, max_scale * optimum) - 10 - PYTHON_MARGIN_MS
