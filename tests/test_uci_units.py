@@ -112,7 +112,7 @@ def test_budget_special_cases():
     assert tournament.maximum < 60000 * 0.8
 
 
-@pytest.mark.parametrize("ply,kept", [(0, 0.75), (30, 0.875), (60, 1.0), (100, 1.0)])
+@pytest.mark.parametrize("ply,kept", [(0, 0.55), (30, 0.775), (60, 1.0), (100, 1.0)])
 def test_sudden_death_saves_time_early_for_later_moves(monkeypatch, ply, kept):
     clock = GoParams(wtime=10000, btime=10000, winc=100, binc=100)
     tournament = GoParams(wtime=10000, btime=10000, movestogo=20)

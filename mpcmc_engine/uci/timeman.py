@@ -14,7 +14,7 @@ MAX_MOVE_HORIZON = 50
 MIN_MAXIMUM_MS = 1
 # Without movestogo, the optimum of the first SAVING_PLIES plies is cut by up to EARLY_SAVING (at ply 0, shrinking
 # linearly to nothing at SAVING_PLIES), so that the time saved goes to the later moves.
-EARLY_SAVING = 0.25
+EARLY_SAVING = 0.45
 SAVING_PLIES = 60
 
 
