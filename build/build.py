@@ -16,6 +16,7 @@ import argparse
 import importlib.util
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,7 @@ ONEDIR_NAME, ONEFILE_NAME = "mpcmc-engine", "mpcmc-engine-onefile"
 WARM_UP_TIMEOUT_S = 900
 BENCH_DEPTH = 8
 BENCH_ROUNDS = 3
+BENCH_RESULT = r"\d+ nodes (\d+) nps"  # bench's last line
 START_RUNS = 3
 
 # Every command that runs numba code, so that the executable never compiles: searches (PVS, MultiPV, MTD(bi),
@@ -91,19 +93,19 @@ class UciProcess:
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
-    def wait_for(self, prefix: str, timeout: float) -> list:
-        """The output lines up to and including the first that starts with `prefix`; raise RuntimeError if the
-        engine ends or stays silent for `timeout` seconds first."""
+    def wait_for(self, pattern: str, timeout: float) -> list:
+        """The output lines up to and including the first whose start matches the regular expression `pattern`;
+        raise RuntimeError if the engine ends or stays silent for `timeout` seconds first."""
         seen = []
         while True:
             try:
                 line = self.lines.get(timeout=timeout)
             except queue.Empty:
-                raise RuntimeError(f"no {prefix!r} within {timeout} s; last lines: {seen[-5:]}") from None
+                raise RuntimeError(f"no {pattern!r} within {timeout} s; last lines: {seen[-5:]}") from None
             if line is None:
-                raise RuntimeError(f"the engine ended before {prefix!r}; last lines: {seen[-5:]}")
+                raise RuntimeError(f"the engine ended before {pattern!r}; last lines: {seen[-5:]}")
             seen.append(line)
-            if line.startswith(prefix):
+            if re.match(pattern, line):
                 return seen
 
     def elapsed(self) -> float:
@@ -139,18 +141,32 @@ def source_env(**variables) -> dict:
     return env
 
 
-def run_session(engine: UciProcess, commands, timeout: float) -> None:
-    """Drive `engine` through `commands` after the handshake: wait for `bestmove` after a search, for `readyok`
-    after anything else (commands run in order, so that marks its end)."""
+def last_line_of(command: str) -> str:
+    """The pattern of the line that ends `command`'s output: `go perft`, `go` and `bench` run on the engine's search
+    thread (`isready` is answered while they run, and the next command would stop them), anything else is followed
+    by `isready`, answered once it is done."""
+    if command.startswith("go perft"):
+        return "Nodes searched"
+    if command.startswith("go"):
+        return "bestmove"
+    if command.startswith("bench"):
+        return BENCH_RESULT
+    return "readyok"
+
+
+def run_session(engine: UciProcess, commands, timeout: float) -> list:
+    """Drive `engine` through `commands` after the handshake, each to the end of its output before the next is
+    sent; return the last command's output lines."""
     engine.send("uci")
     engine.wait_for("uciok", timeout)
+    lines: list = []
     for command in commands:
         engine.send(command)
-        if command.startswith("go") and not command.startswith("go perft"):
-            engine.wait_for("bestmove", timeout)
-        else:
+        end = last_line_of(command)
+        if end == "readyok":
             engine.send("isready")
-            engine.wait_for("readyok", timeout)
+        lines = engine.wait_for(end, timeout)
+    return lines
 
 
 def prebuild_cache(digest: str) -> Path:
@@ -220,10 +236,8 @@ def bench_nps(command: list, env: dict, depth: int) -> int:
     """The `bench <depth>` nodes per second (after a short bench that loads everything the bench uses)."""
     engine = UciProcess(command, env, REPO)
     try:
-        run_session(engine, ("bench 2",), WARM_UP_TIMEOUT_S)
-        engine.send(f"bench {depth}")
-        engine.send("isready")
-        return int(engine.wait_for("readyok", WARM_UP_TIMEOUT_S)[-2].split()[2])
+        lines = run_session(engine, ("bench 2", f"bench {depth}"), WARM_UP_TIMEOUT_S)
+        return int(re.match(BENCH_RESULT, lines[-1]).group(1))
     finally:
         engine.quit()
 
