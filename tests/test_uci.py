@@ -8,12 +8,14 @@ import chess.engine
 import pytest
 
 from mpcmc_engine import ENGINE_AUTHOR, ENGINE_NAME
+from mpcmc_engine.uci import strength
 
 
 def test_handshake_names_the_engine_and_its_options(engine):
     assert engine.id["name"].startswith(ENGINE_NAME) and engine.id["author"] == ENGINE_AUTHOR
     for name in ("Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960", "UCI_ShowWDL",
-                 "SyzygyPath", "SearchAlgorithm", "EvalFile", "Clear Hash"):
+                 "UCI_LimitStrength", "UCI_Elo", "Skill Level", "SyzygyPath", "SearchAlgorithm", "EvalFile",
+                 "Clear Hash"):
         assert name in engine.options
     assert engine.options["EvalFile"].default == "<network>"  # a default python-chess reads back whole
 
@@ -107,3 +109,41 @@ def test_repetition_saves_the_weaker_side(engine):
     info = engine.analyse(board, chess.engine.Limit(depth=4))
     assert info["pv"][0] == chess.Move.from_uci("c6b8")  # the third occurrence of the start position
     assert info["score"].relative.score() == 0
+
+
+def test_bullet_game_against_itself_thinks_and_keeps_its_clock(open_engine):
+    """1+0.01 from the start position to the end of the game, two processes with default options, the clocks kept
+    here as a GUI keeps them: nobody loses on time, and no move is played below depth 6 while more than 0.5 s
+    remain (issue 80: depth 1 in 1 ms before)."""
+    players = {chess.WHITE: open_engine(), chess.BLACK: open_engine()}
+    board, clocks = chess.Board(), {chess.WHITE: 1.0, chess.BLACK: 1.0}
+    shallow = []
+    while not board.is_game_over(claim_draw=True) and board.ply() < 300:
+        limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+                                   white_inc=0.01, black_inc=0.01)
+        began = time.perf_counter()
+        result = players[board.turn].play(board, limit, info=chess.engine.INFO_BASIC)
+        used = time.perf_counter() - began
+        assert result.move in board.legal_moves
+        if clocks[board.turn] > 0.5 and result.info.get("depth", 0) < 6:
+            shallow.append((board.ply(), result.info.get("depth"), round(used, 4)))
+        clocks[board.turn] += 0.01 - used
+        assert clocks[board.turn] > 0, f"flagged at ply {board.ply()}"
+        board.push(result.move)
+    assert not shallow, f"moves below depth 6 with more than 0.5 s left (ply, depth, seconds): {shallow}"
+
+
+def test_limited_strength_searches_few_nodes_and_still_takes_a_hanging_queen(engine):
+    """UCI_LimitStrength with UCI_Elo at its floor: a node-capped search (strength.strength_for) that plays a
+    legal move from its lines; a queen left en prise is taken (the other lines are about 900 cp worse)."""
+    weakest = strength.strength_for(True, strength.MIN_ELO, strength.MAX_SKILL)
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": strength.MIN_ELO})
+    try:
+        board = chess.Board("rnb1kbnr/pppp1ppp/8/4p1q1/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 1 3")
+        for _ in range(3):
+            result = engine.play(board, chess.engine.Limit(white_clock=60, black_clock=60),
+                                 info=chess.engine.INFO_BASIC)
+            assert result.move == chess.Move.from_uci("c1g5")
+            assert 0 < result.info["nodes"] <= weakest.nodes
+    finally:
+        engine.configure({"UCI_LimitStrength": False, "UCI_Elo": strength.MAX_ELO})

@@ -75,6 +75,35 @@ def test_go_before_position_and_clock_without_btime(raw_engine):
     assert used < 1.0  # generous for a busy machine; precise figures belong in benchmarks
 
 
+def searched_depths(lines) -> list:
+    """The depths of the `info` lines with a score (those of MultiPV line 1)."""
+    depths = []
+    for line in lines:
+        words = line.split()
+        if words[:1] == ["info"] and "score" in words and "depth" in words:
+            depths.append(int(words[words.index("depth") + 1]))
+    return depths
+
+
+def test_go_behind_isready_plays_a_searched_move(raw_engine):
+    """A `go` sent before readyok (the warm-up still running) plans the clock as it stands when the search starts,
+    and even a clock the warm-up ate plays a move whose first iteration completed."""
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    for clock in (60000, 500):
+        engine, _ = start(raw_engine, wait_ready=False)
+        engine.send("isready", "position startpos moves e2e4 e7e5", f"go wtime {clock} btime {clock}")
+        lines = engine.read_until("bestmove", timeout=180)
+        move = legal_bestmove(lines, board)
+        depths = searched_depths(lines)
+        assert depths and min(depths) >= 1, lines
+        last_info = [line for line in lines if line.startswith("info") and " pv " in line][-1]
+        assert last_info.split(" pv ")[1].split()[0] == move.uci()
+        if clock == 60000:
+            assert max(depths) >= 8, lines  # about a second to think, not depth 1 in 1 ms
+
+
 def test_go_perft_prints_divide(raw_engine):
     engine, _ = start(raw_engine)
     engine.send("position startpos", "go perft 3")

@@ -1,4 +1,7 @@
-"""The UCI layer's pure parts, without an engine process: parsers, options, time management, WDL, Syzygy ranking."""
+"""The UCI layer's pure parts, without an engine process: parsers, options, time management, strength levels, WDL,
+Syzygy ranking."""
+
+import random
 
 import chess
 import pytest
@@ -8,7 +11,7 @@ from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, par
 from mpcmc_engine.uci.format import InfoReport, divide_lines, format_bestmove, format_info, wdl_from_score
 from mpcmc_engine.uci.options import DEFAULT_EVALUATION, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
 from mpcmc_engine.uci.tablebase import RootTablebase, best_moves
-from mpcmc_engine.uci import timeman
+from mpcmc_engine.uci import strength, timeman
 from mpcmc_engine.uci.timeman import GoParams, plan
 
 
@@ -122,6 +125,75 @@ def test_sudden_death_saves_time_early_for_later_moves(monkeypatch, ply, kept):
     assert saved.optimum == pytest.approx(kept * unsaved.optimum)
     assert (saved.maximum < unsaved.maximum) == (kept < 1)
     assert plan(tournament, True, ply, 30) == tournament_saved  # movestogo: Stockfish's formulas unchanged
+
+
+def _sudden_death(time_ms, inc_ms):
+    return GoParams(wtime=time_ms, btime=time_ms, winc=inc_ms, binc=inc_ms)
+
+
+@pytest.mark.parametrize("time_ms", [50, 100, 300, 1000, 3000, 10000, 60000, 600000])
+@pytest.mark.parametrize("inc_ms", [0, 10, 100, 2000])
+@pytest.mark.parametrize("overhead_ms", [0, 10, 30, 100, 300, 1000, 5000])
+@pytest.mark.parametrize("ply", [16, 80])
+def test_any_clock_and_overhead_leaves_time_to_think_within_the_clock(time_ms, inc_ms, overhead_ms, ply):
+    """Optimum > 0 (a share of what the clock can pay) while the clock allows; maximum within the clock."""
+    budget = plan(_sudden_death(time_ms, inc_ms), True, ply, overhead_ms)
+    payable = time_ms - overhead_ms - timeman.PYTHON_MARGIN_MS
+    assert 0 < budget.optimum <= budget.maximum
+    if payable > 0:
+        assert budget.maximum <= payable
+        assert budget.optimum >= 0.005 * payable
+    else:
+        assert budget.maximum == timeman.MIN_MAXIMUM_MS
+
+
+def test_short_clocks_and_large_overheads_are_not_eaten_by_the_reserve():
+    """The cases of issue 80: 1+0.01 with the default overhead, and lichess-bot's overheads at 10+0.1."""
+    bullet = plan(_sudden_death(1000, 10), True, 16, 30)
+    assert bullet.optimum >= 15 and bullet.maximum >= 60
+    assert plan(_sudden_death(2000, 0), True, 16, 30).optimum >= 20
+    default = plan(_sudden_death(10000, 100), True, 16, 30)
+    for overhead_ms in (100, 300, 1000):
+        assert plan(_sudden_death(10000, 100), True, 16, overhead_ms).optimum >= 0.85 * default.optimum
+
+
+@pytest.mark.parametrize("overhead_ms", [30, 300])
+def test_repeating_movestogo_spreads_the_period_and_keeps_the_last_move_within_the_clock(overhead_ms):
+    """40/4: about a fortieth of the clock for the first move of the period, at most what it can pay for the last."""
+    first = plan(GoParams(wtime=4000, btime=4000, movestogo=40), True, 20, overhead_ms)
+    assert 40 <= first.optimum <= 200
+    last = plan(GoParams(wtime=400, btime=400, movestogo=1), True, 98, overhead_ms)
+    assert 0 < last.maximum <= 400 - overhead_ms - timeman.PYTHON_MARGIN_MS
+
+
+def test_a_late_start_plans_the_clock_as_it_stands():
+    """A `go` that waited 1.5 s (behind the warm-up) gets the deadlines of a fresh `go` on the clock that is left."""
+    late = plan(_sudden_death(60000, 0), True, 20, 30, elapsed_ms=1500)
+    fresh = plan(_sudden_death(58500, 0), True, 20, 30)
+    assert late.optimum == pytest.approx(1500 + fresh.optimum)
+    assert late.maximum == pytest.approx(1500 + fresh.maximum)
+    assert plan(_sudden_death(1000, 0), True, 20, 30, elapsed_ms=1500).maximum == 1500 + timeman.MIN_MAXIMUM_MS
+    assert plan(GoParams(movetime=1000), True, 0, 30, elapsed_ms=400).maximum == 1000 - 35
+
+
+def test_strength_levels_weaken_monotonically_and_full_strength_is_unlimited():
+    assert strength.strength_for(False, 1500, strength.MAX_SKILL) is None
+    assert strength.strength_for(True, strength.MAX_ELO, strength.MAX_SKILL) is None
+    levels = [strength.strength_for(True, elo, strength.MAX_SKILL) for elo in range(strength.MIN_ELO, 2400, 40)]
+    assert all(weaker.nodes <= stronger.nodes and weaker.temperature >= stronger.temperature
+               for weaker, stronger in zip(levels, levels[1:]))
+    assert levels[0].nodes < levels[-1].nodes and levels[0].elo == strength.MIN_ELO
+    assert strength.strength_for(False, 2400, 0).elo == strength.MIN_ELO  # Skill Level 0: the weakest
+    assert strength.strength_for(True, 2000, 10) == strength.strength_for(True, strength.skill_elo(10), 20)
+
+
+def test_weakened_choice_prefers_near_equal_lines_and_never_blunders_a_queen():
+    rng = random.Random(7)
+    picks = [strength.choose_line([30, 20, -900, -950], 60.0, rng) for _ in range(2000)]
+    assert picks.count(2) == picks.count(3) == 0
+    assert 0.35 < picks.count(1) / len(picks) < 0.55  # exp(-10/60) against 1
+    assert all(strength.choose_line([30, 20, 10], 0.0, rng) == 0 for _ in range(100))
+    assert strength.choice_weights([strength.MATE_CP - 2, 500], 90.0)[0] > 0.99
 
 
 def test_wdl_model():

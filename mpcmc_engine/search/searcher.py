@@ -30,6 +30,7 @@ from mpcmc_engine.uci.timeman import StabilityScale
 
 ASPIRATION_DEPTH = 4     # first depth searched with an aspiration window
 ASPIRATION_WINDOW = 25   # half-width of the first aspiration window, in centipawns
+SOFT_STOP_DEPTH = 6      # below this depth the soft deadline starts no stop: only the hard one ends the search
 # Lazy SMP: helper i (1, 2, ...) skips the depths d with ((d + SKIP_PHASE[i - 1]) // SKIP_SIZE[i - 1]) odd.
 SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
 SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
@@ -48,6 +49,7 @@ class Searcher:
 
     def __init__(self, hash_mb: int = 16, threads: int = 1):
         self._control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+        self._first_control = np.zeros(CONTROL_SIZE, dtype=np.int64)  # the first iteration's: no stop, no deadline
         self._tt = aligned_zeros(table_size(hash_mb), np.uint64)
         self._work = []
         self.set_threads(threads)
@@ -124,6 +126,7 @@ class Searcher:
         control = self._control
         control[C_STOP] = 0
         control[C_GENERATION] = (control[C_GENERATION] + 1) % GENERATIONS
+        self._first_control[C_GENERATION] = control[C_GENERATION]
         self.set_deadlines(limits.soft_deadline_ns, limits.hard_deadline_ns)
         root = position.copy()
         moves = root.legal_moves()
@@ -157,8 +160,9 @@ class Searcher:
                 helper.join()
 
     def _iterate(self, root, root_moves, limits, on_info, started) -> SearchResult:
-        """Iterative deepening of the main thread; returns the result of the last completed iteration. A node limit
-        applies from the second iteration on, so that there is always a completed one (deadlines apply always)."""
+        """Iterative deepening of the main thread; returns the result of the last completed iteration. The first
+        iteration always completes (neither `stop`, nor a deadline, nor the node limit interrupts it: it takes
+        microseconds), so that every search returns a searched move with a score, however late it started."""
         work = self._work[0]
         lines = [_Line() for _ in range(min(max(1, limits.multipv), len(root_moves)))]
         max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
@@ -184,32 +188,37 @@ class Searcher:
             lines = [lines[i] for i in order]
             root_moves[:len(lines)] = [line.pv[0] for line in lines]
             completed = depth
-            work[S_NODE_LIMIT] = limits.nodes or 0  # the first iteration always completes: a move with a score
+            work[S_NODE_LIMIT] = limits.nodes or 0
             if on_info:
                 for index, line in enumerate(lines):
                     self._reporter(on_info, started, depth, index, line)(line.score, "exact", line.pv)
             factor = scale.update(depth, lines[0].pv[0], max(-MATE_BOUND, min(lines[0].score, MATE_BOUND)))
-            if self._done(lines[0], limits, started, factor):
+            if self._done(lines[0], limits, started, factor, depth):
                 break
         return self._result(root_moves, lines[0], completed, started)
 
-    def _done(self, line, limits, started, factor) -> bool:
+    def _done(self, line, limits, started, factor, depth) -> bool:
         """True when no further iteration may start: mate limit reached (a mate found whose PV reaches the mate;
         a shallow iteration can prove a mate through quiescence before the table holds its line), the soft deadline
-        passed, or stopped. With a clock (soft before hard) the soft deadline's distance from the start is scaled
-        by `factor` (timeman.StabilityScale); the hard deadline still ends the search."""
+        passed at `depth` SOFT_STOP_DEPTH or more, or stopped. With a clock (soft before hard) the soft deadline's
+        distance from the start is scaled by `factor` (timeman.StabilityScale); the hard deadline still ends the
+        search."""
         is_mate, moves = uci_score(line.score)
         if limits.mate and is_mate and 0 < moves <= limits.mate and len(line.pv) >= 2 * moves - 1:
             return True
         soft, hard = int(self._control[C_SOFT_DEADLINE]), int(self._control[C_HARD_DEADLINE])
         if soft != 0 and soft < hard:
             soft = started + int((soft - started) * factor)
+        if soft != 0 and soft < hard and depth < SOFT_STOP_DEPTH:
+            soft = hard
         return bool(self._control[C_STOP]) or (soft != 0 and time.monotonic_ns() >= soft)
 
     def _root(self, root, root_moves, depth, alpha, beta, work=None):
-        """One numba root search of root_moves; returns (score, PV from the search or None if alpha not raised)."""
+        """One numba root search of root_moves; returns (score, PV from the search or None if alpha not raised). A
+        search of depth 1 cannot be stopped (see _iterate)."""
         work = self._work[0] if work is None else work
-        score = int(search_root(root.tab, root.bb, root.st, self._weights, self._tt, work, self._control,
+        control = self._control if depth > 1 else self._first_control
+        score = int(search_root(root.tab, root.bb, root.st, self._weights, self._tt, work, control,
                                 root_moves, len(root_moves), depth, alpha, beta))
         length = int(work[W_PV_LENGTH])
         return score, ([int(m) for m in work[W_PV:W_PV + length]] if length and score > alpha else None)

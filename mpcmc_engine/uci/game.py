@@ -19,20 +19,26 @@ class GameState:
     def set_position(self, fen, moves: list, chess960: bool) -> None:
         """`position`: fen None is the start position; raise ValueError naming a bad FEN or move, keeping the game.
 
-        When the root is unchanged and the move list extends the previous one, only the new moves are played.
+        When the root is unchanged and the move list extends the previous one, only the new moves are played, on the
+        boards in place (taken back if one is illegal), so that a long game's `position` costs no copy of its history.
         """
         root = (STARTING_FEN if fen is None else fen, chess960)
         if root == self._root and moves[:len(self._moves)] == self._moves:
-            board, position, new_moves = self.board.copy(), self.position.copy(), moves[len(self._moves):]
+            board, position, new_moves = self.board, self.position, moves[len(self._moves):]
         else:
             board = board_from_fen(root[0], root[1])
             position, new_moves = Position.from_board(board), moves
+        played = 0
         for text in new_moves:
             try:
                 board.push(board.parse_uci(text))
             except ValueError:
+                for _ in range(played):
+                    board.pop()
+                    position.pop()
                 raise ValueError(f"illegal move {text!r} in position {board.fen()}") from None
             position.push(position.parse_uci(text))
+            played += 1
         self._root, self._moves, self.board, self.position = root, list(moves), board, position
 
     def snapshot(self) -> tuple:

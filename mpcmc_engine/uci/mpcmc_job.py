@@ -26,7 +26,7 @@ def mpcmc_job(player, searcher, listener, position, board, go, options, start_ns
     """The MpcmcJob that plays this `go`, or None when the plain search is to play it (see the module)."""
     if not player.config.enabled or go.infinite or go.ponder or board.legal_moves.count() <= 1:
         return None
-    budget_seconds, deadline, call_limit = mpcmc_budget(go, time_budget(go, board, options["Move Overhead"]),
+    budget_seconds, deadline, call_limit = mpcmc_budget(go, time_budget(go, board, options["Move Overhead"], start_ns),
                                                         start_ns)
     legal = board.legal_moves.count()
     root_moves = player.root_moves(legal)

@@ -7,12 +7,15 @@ spelling; string: as given, `<empty>` for none). Standard library only: imported
 its action (`on_change`, a method of mpcmc_engine.uci.engine.Engine) rather than referring to it; an option without
 one is only read when the next `go` starts.
 
-`Move Overhead` (ms, default 30) is subtracted from the clock for every move still to play (see timeman): it covers the
-GUI's and the operating system's latency plus this program's own (Python thread start, writing `bestmove`).
+`UCI_LimitStrength`/`UCI_Elo` and `Skill Level` choose a weaker level (mpcmc_engine.uci.strength).
+`Move Overhead` (ms, default 30) is kept back from the clock for this move and, up to a share of the clock, for the
+moves after it (see timeman): it covers the GUI's, the network's and the operating system's latency.
 """
 
 import os
 from dataclasses import dataclass
+
+from mpcmc_engine.uci.strength import MAX_ELO, MAX_SKILL, MIN_ELO
 
 EMPTY = "<empty>"
 DEFAULT_EVALUATION = "<network>"   # EvalFile default: the shipped network (eval.eval_file.SHIPPED_EVALUATIONS)
@@ -77,6 +80,9 @@ OPTIONS = (
     Option("Move Overhead", "spin", 30, 0, 5000),
     Option("UCI_Chess960", "check", False),
     Option("UCI_ShowWDL", "check", False),
+    Option("UCI_LimitStrength", "check", False),
+    Option("UCI_Elo", "spin", MAX_ELO, MIN_ELO, MAX_ELO),
+    Option("Skill Level", "spin", MAX_SKILL, 0, MAX_SKILL),
     Option("SyzygyPath", "string", EMPTY, on_change="open_tablebases"),
     Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi", "mcts", "mcts-rollout"),
            on_change="prepare_search"),

@@ -2,12 +2,16 @@
 (searchmoves narrowed by the Syzygy tables), its `info` lines in UCI units with a legal PV, and the bestmove and
 ponder move it ends with."""
 
+import random
+import time
+
 import chess
 
 from mpcmc_engine.bitboard.position import ended_by_rules
-from mpcmc_engine.search.limits import SearchInfo, SearchLimits
+from mpcmc_engine.search.limits import MCTS_ALGORITHMS, SearchInfo, SearchLimits
 from mpcmc_engine.uci.format import InfoReport, wdl_from_score
 from mpcmc_engine.uci.job import MoveJob
+from mpcmc_engine.uci.strength import MATE_CP, choose_line, strength_for
 from mpcmc_engine.uci.tablebase import TablebaseError
 from mpcmc_engine.uci.timeman import plan
 
@@ -35,9 +39,11 @@ def root_moves(position, board, searchmoves: list, tablebase, report_error) -> l
     return allowed
 
 
-def time_budget(go, board: chess.Board, move_overhead_ms: int):
-    """The TimeBudget of `go` for the side to move on `board` (None when `go` sets no time limit)."""
-    return plan(go, board.turn == chess.WHITE, board.ply(), move_overhead_ms)
+def time_budget(go, board: chess.Board, move_overhead_ms: int, start_ns: int):
+    """The TimeBudget of `go` for the side to move on `board`, counted from `start_ns` (when the `go` was read) for a
+    search that starts now (None when `go` sets no time limit)."""
+    elapsed_ms = max(0.0, (time.monotonic_ns() - start_ns) / 1e6)
+    return plan(go, board.turn == chess.WHITE, board.ply(), move_overhead_ms, elapsed_ms)
 
 
 class SearchJob(MoveJob):
@@ -47,15 +53,23 @@ class SearchJob(MoveJob):
 
     def __init__(self, searcher, listener, position, board, go, options, allowed: list, start_ns: int):
         legal = position.legal_moves()
-        budget = None if go.ponder or go.infinite else time_budget(go, board, options["Move Overhead"])
+        budget = None if go.ponder or go.infinite else time_budget(go, board, options["Move Overhead"], start_ns)
         soft, hard = budget.deadlines(start_ns) if budget else (0, 0)
         super().__init__(listener, wait_for_release=go.infinite or go.ponder, hard_deadline_ns=hard)
         self.searcher, self.position, self.board, self.go = searcher, position, board, go
         self.legal_moves = legal
-        self.limits = SearchLimits(depth=go.depth, nodes=go.nodes, mate=go.mate, soft_deadline_ns=soft,
-                                   hard_deadline_ns=hard, multipv=min(options["MultiPV"], max(1, len(allowed))),
+        self.shown_lines = min(options["MultiPV"], max(1, len(allowed)))
+        self.strength = None if options["SearchAlgorithm"] in MCTS_ALGORITHMS else strength_for(
+            options["UCI_LimitStrength"], options["UCI_Elo"], options["Skill Level"])
+        nodes, lines = go.nodes, self.shown_lines
+        if self.strength is not None:
+            nodes = min(go.nodes or self.strength.nodes, self.strength.nodes)
+            lines = min(max(lines, self.strength.lines), max(1, len(allowed)))
+        self.limits = SearchLimits(depth=go.depth, nodes=nodes, mate=go.mate, soft_deadline_ns=soft,
+                                   hard_deadline_ns=hard, multipv=lines,
                                    searchmoves=allowed if len(allowed) < len(legal) else None,
                                    algorithm=options["SearchAlgorithm"])
+        self.last_lines: dict = {}  # multipv number -> the SearchInfo of its last completed iteration
         self.show_wdl = options["UCI_ShowWDL"]
         self.pondering = go.ponder
         self.first_pv_move = 0
@@ -69,7 +83,7 @@ class SearchJob(MoveJob):
         if not self.pondering:
             return
         self.pondering = False
-        budget = time_budget(self.go, self.board, move_overhead_ms)
+        budget = time_budget(self.go, self.board, move_overhead_ms, now_ns)
         if budget is not None:
             soft, hard = budget.deadlines(now_ns)
             self.searcher.set_deadlines(soft, hard)
@@ -95,20 +109,40 @@ class SearchJob(MoveJob):
         return self.position.uci(self.first_pv_move if self.first_pv_move in allowed else allowed[0])
 
     def _final_moves(self, result) -> tuple:
-        """(bestmove text or None, ponder text or None): the search's move if allowed, else the fallback."""
+        """(bestmove text or None, ponder text or None): the search's move (at a limited strength, the line chosen
+        among the last iteration's) if allowed, else the fallback."""
         allowed = self.limits.searchmoves or self.legal_moves
-        if result.best_move not in allowed:
+        best, ponder_move = result.best_move, result.ponder_move
+        if self.strength is not None and self.last_lines:
+            best, ponder_move = self._chosen_line(self.strength.temperature)
+        if best not in allowed:
             return self.fallback(), None
         position, ponder = self.position, None
-        if result.ponder_move:
-            position.push(result.best_move)
-            if result.ponder_move in position.legal_moves():
-                ponder = position.uci(result.ponder_move)
+        if ponder_move:
+            position.push(best)
+            if ponder_move in position.legal_moves():
+                ponder = position.uci(ponder_move)
             position.pop()
-        return position.uci(result.best_move), ponder
+        return position.uci(best), ponder
+
+    def _chosen_line(self, temperature: float) -> tuple:
+        """(move, ponder move or 0) of the line the limited strength plays, drawn by strength.choose_line at
+        `temperature` from the lines of the last completed iteration."""
+        lines = [info for _, info in sorted(self.last_lines.items()) if info.pv]
+        scores = [(MATE_CP - abs(info.score)) * (1 if info.score > 0 else -1) if info.is_mate else info.score
+                  for info in lines]
+        pv = lines[choose_line(scores, temperature, random.Random())].pv
+        return pv[0], pv[1] if len(pv) > 1 else 0
 
     def _report(self, info) -> None:
-        """on_info callback (worker thread): convert to UCI units, keep the PV legal, send it."""
+        """on_info callback (worker thread): remember a completed line, convert to UCI units, keep the PV legal and
+        send it (not the lines beyond MultiPV that a limited strength searches to choose from)."""
+        if info.bound == "exact":
+            if info.multipv == 1:
+                self.last_lines = {}
+            self.last_lines[info.multipv] = info
+        if info.multipv > self.shown_lines:
+            return
         self.reported = True
         kind, value = ("mate" if info.is_mate else "cp"), info.score
         pv = self._legal_pv(info.pv)

@@ -12,6 +12,12 @@ from typing import Optional
 PYTHON_MARGIN_MS = 5
 MAX_MOVE_HORIZON = 50
 MIN_MAXIMUM_MS = 1
+# The Move Overhead of the moves after this one is reserved for at most the horizon's moves and at most this share of
+# what the clock can pay for this move, so that a large overhead (lichess-bot users set 100-1000 ms) or a short clock
+# (1+0) never leaves the search nothing to think with.
+RESERVE_SHARE = 0.2
+# The hard deadline never passes this share of what the clock can pay for this move (the clock less its overhead).
+MAXIMUM_SHARE = 0.8
 # Without movestogo, the optimum of the first SAVING_PLIES plies is cut by up to EARLY_SAVING (at ply 0, shrinking
 # linearly to nothing at SAVING_PLIES), so that the time saved goes to the later moves.
 EARLY_SAVING = 0.45
@@ -53,25 +59,33 @@ class TimeBudget:
         return start_ns + int(self.optimum * 1e6), start_ns + int(self.maximum * 1e6)
 
 
-def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int):
-    """The TimeBudget for `go` (None when it sets no time limit: no clock and no movetime).
+def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int, elapsed_ms: float = 0.0):
+    """The TimeBudget for `go` (None when it sets no time limit: no clock and no movetime), counted from the moment
+    `go` was read, when the search starts `elapsed_ms` after it (a `go` queued behind the start-up's warm-up): the
+    clock is planned as it stands when the search starts, and the deadlines lie beyond `elapsed_ms`.
 
     With `movetime`, both deadlines are movetime less Move Overhead and the Python margin (at most half of movetime).
     With a clock (ours; only the other side's when ours is missing, as in `go wtime 100` for black), Stockfish 15.1's
-    formulas: the remaining time plus increments over a horizon of at most 50 moves, less Move Overhead per move;
-    without movestogo, the optimum of the first SAVING_PLIES plies is cut by up to EARLY_SAVING.
+    scales of the remaining time plus the increments of a horizon of at most 50 moves, less the lag (Move Overhead and
+    the Python margin) of this move and of the moves after it, the latter capped at RESERVE_SHARE of the clock less
+    this move's lag; without movestogo, the optimum of the first SAVING_PLIES plies is cut by up to EARLY_SAVING. The
+    maximum never passes MAXIMUM_SHARE of the clock less this move's lag; a clock that cannot pay the lag gets
+    MIN_MAXIMUM_MS (the search's first iteration completes all the same).
     """
+    lag_ms = move_overhead_ms + PYTHON_MARGIN_MS
     if go.movetime is not None:
-        usable = go.movetime - min(move_overhead_ms + PYTHON_MARGIN_MS, go.movetime / 2)
+        usable = go.movetime - elapsed_ms - min(lag_ms, go.movetime / 2)
         usable = max(usable, MIN_MAXIMUM_MS)
-        return TimeBudget(usable, usable)
+        return TimeBudget(elapsed_ms + usable, elapsed_ms + usable)
     if not go.has_clock():
         return None
     mine, other = (go.wtime, go.btime) if white_to_move else (go.btime, go.wtime)
-    time_ms = max(0, mine if mine is not None else (other or 0))  # has_clock: one of them is set
+    time_ms = max(0.0, (mine if mine is not None else (other or 0)) - elapsed_ms)  # has_clock: one of them is set
     inc_ms = max(0, go.winc if white_to_move else go.binc)
+    payable_ms = time_ms - lag_ms
     horizon = min(go.movestogo, MAX_MOVE_HORIZON) if go.movestogo > 0 else MAX_MOVE_HORIZON
-    time_left = max(1.0, time_ms + inc_ms * (horizon - 1) - move_overhead_ms * (2 + horizon))
+    reserve_ms = min(lag_ms * horizon, RESERVE_SHARE * max(0.0, payable_ms))
+    time_left = max(1.0, time_ms + inc_ms * (horizon - 1) - lag_ms - reserve_ms)
     if go.movestogo > 0:
         opt_scale = min((0.88 + game_ply / 116.4) / horizon, 0.88 * time_ms / time_left)
         max_scale = min(6.3, 1.5 + 0.11 * horizon)
@@ -80,9 +94,8 @@ def plan(go: GoParams, white_to_move: bool, game_ply: int, move_overhead_ms: int
         opt_scale *= 1.0 - EARLY_SAVING * max(0, SAVING_PLIES - game_ply) / SAVING_PLIES
         max_scale = min(7.0, 4.0 + game_ply / 12.0)
     optimum = opt_scale * time_left
-    maximum = min(0.8 * time_ms - move_overhead_ms, max_scale * optimum) - 10 - PYTHON_MARGIN_MS
-    maximum = max(maximum, MIN_MAXIMUM_MS)
-    return TimeBudget(min(optimum, maximum), maximum)
+    maximum = max(min(MAXIMUM_SHARE * payable_ms, max_scale * optimum), MIN_MAXIMUM_MS)
+    return TimeBudget(elapsed_ms + min(optimum, maximum), elapsed_ms + maximum)
 
 
 # Stability scaling of the optimum time, after Stockfish's time management: factors applied to `optimum` when the
