@@ -1,7 +1,7 @@
 """A playing strength a person can choose: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`.
 
 A weaker level plays the way people find natural rather than by random blunders: it searches fewer nodes (half as
-many for every ELO_PER_DOUBLING below full strength) with a few MultiPV lines, and plays one of those lines, each
+many for every ELO_PER_DOUBLING Elo less) with a few MultiPV lines, and plays one of those lines, each
 with a chance that falls with how much worse its score is than the best one's (a softmax whose temperature grows as
 the level falls). A line far worse than the best is almost never chosen; among near-equal lines the choice varies
 from game to game. The Elo scale is Stockfish 15.1's `UCI_Elo` at 10+0.1, where the calibration in docs/UCI.md was
@@ -16,11 +16,13 @@ from typing import Optional
 MIN_ELO = 1320
 MAX_ELO = 2400           # the engine's own strength on that scale at 10+0.1: UCI_Elo at or above it plays at full
 MAX_SKILL = 20           # Skill Level 0-20; 20 plays at full strength
-FULL_NODES = 400_000     # about what the full engine searches for a move at 10+0.1
-ELO_PER_DOUBLING = 120   # Elo a doubling of the node limit is worth at the limited levels
+ANCHOR_ELO = 2000        # the node limit is NODES_AT_ANCHOR at this UCI_Elo ...
+NODES_AT_ANCHOR = 87_000
+ELO_PER_DOUBLING = 100   # ... and doubles for every this many Elo above it (halves below)
 MIN_NODES = 200
 LINES = 4                # MultiPV lines the weakened search keeps to choose from
-TEMPERATURE_AT_MIN = 90.0  # centipawns of the choice's softmax at MIN_ELO, falling linearly to 0 at MAX_ELO
+COOL_ELO = 2170          # the choice's softmax temperature is 0 from this UCI_Elo up ...
+TEMPERATURE_PER_ELO = 0.084  # ... and grows by this many centipawns for every Elo below it (71 cp at MIN_ELO)
 MATE_CP = 10_000         # a mate score, in the choice, as this many centipawns
 
 
@@ -49,8 +51,8 @@ def strength_for(limit_strength: bool, uci_elo: int, skill_level: int) -> Option
     if elo >= MAX_ELO:
         return None
     elo = max(MIN_ELO, elo)
-    nodes = max(MIN_NODES, round(FULL_NODES * 2.0 ** ((elo - MAX_ELO) / ELO_PER_DOUBLING)))
-    temperature = TEMPERATURE_AT_MIN * (MAX_ELO - elo) / (MAX_ELO - MIN_ELO)
+    nodes = max(MIN_NODES, round(NODES_AT_ANCHOR * 2.0 ** ((elo - ANCHOR_ELO) / ELO_PER_DOUBLING)))
+    temperature = TEMPERATURE_PER_ELO * max(0, COOL_ELO - elo)
     return Strength(elo, nodes, LINES, temperature)
 
 
