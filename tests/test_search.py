@@ -458,7 +458,8 @@ def test_history_gravity_stays_within_its_int16_scores():
     """The histories are int16: every gravity update from any score within the bound, by any bonus a cutoff gives,
     lands within +-HISTORY_MAX and equals the update computed in Python integers."""
     import numpy as np
-    from mpcmc_engine.search.constants import HISTORY_BONUS_MAX, HISTORY_MAX
+    from mpcmc_engine.search.constants import HISTORY_MAX
+    from mpcmc_engine.search.tunables import HISTORY_BONUS_MAX
     from mpcmc_engine.search.core import update_history
     rng = np.random.default_rng(5)
     scores = np.array([-HISTORY_MAX, -HISTORY_MAX + 1, -1, 0, 1, HISTORY_MAX - 1, HISTORY_MAX], dtype=np.int16)

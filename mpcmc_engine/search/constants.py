@@ -49,5 +49,3 @@ W_ACC = W_ORDER + MAX_PLY * MAX_MOVES        # [ply 0..MAX_PLY][PLY_SLOTS]: netw
 WORK_SIZE = W_ACC + (MAX_PLY + 1) * PLY_SLOTS
 
 HISTORY_MAX = 16384           # history scores stay within [-HISTORY_MAX, HISTORY_MAX] (gravity updates): int16
-HISTORY_BONUS_SCALE = 16      # a cutoff at depth d moves its history by min(SCALE * d * d, BONUS_MAX)
-HISTORY_BONUS_MAX = 1600

@@ -29,7 +29,7 @@ from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate_linear
 from mpcmc_engine.eval.network_eval import network_score, record_move, refresh_root
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, EVAL_LIMIT,
-    EVAL_NONE, HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
+    EVAL_NONE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
     S_NMP_COLOR, S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_ACC, W_CONTINUATION,
     W_COUNTER, W_EVAL, W_EXCLUDED, W_HISTORY, W_KILLERS, W_MOVED, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
 )
@@ -38,37 +38,17 @@ from mpcmc_engine.search.see import SEE_VALUE, see_ge
 from mpcmc_engine.search.tt import (
     entry_bound, entry_depth, entry_eval, entry_move, entry_score, tt_prefetch, tt_probe, tt_store,
 )
+from mpcmc_engine.search.tunables import (
+    DELTA_MARGIN, ENDGAME_MATERIAL, ENDGAME_RFP_MAX_DEPTH, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE, LMR_DIVISOR,
+    LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR,
+    NULL_MOVE_MIN_DEPTH, PROBCUT_IMPROVING, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN,
+    RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
+    SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_QUEEN, THREAT_ESCAPE_ROOK,
+    VERIFY_MIN_DEPTH,
+)
 
 CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
-DELTA_MARGIN = 200             # quiescence: skip captures that cannot lift the score to alpha by this margin
-NULL_MOVE_MIN_DEPTH = 3
-IIR_MIN_DEPTH = 4              # internal iterative reduction from this depth on
-SINGULAR_MIN_DEPTH = 7         # singular extension of the TT move from this depth on,
-SINGULAR_MARGIN = 2            # when the other moves fail below its TT score - MARGIN * depth
-NULL_MOVE_BASE = 4             # null-move reduction: BASE + depth / DEPTH_DIVISOR + min((eval - beta) / EVAL_DIV., 3)
-NULL_MOVE_DEPTH_DIVISOR = 5
-NULL_MOVE_EVAL_DIVISOR = 200
-VERIFY_MIN_DEPTH = 12          # a null-move cutoff is verified from this depth on, or in a late endgame
-ENDGAME_MATERIAL = 1200        # late endgame: the side to move has at most this much non-pawn material (zugzwang)
-LMR_MIN_DEPTH = 3
-LMR_MIN_MOVES = 3
-LMR_HISTORY_DIVISOR = 8192     # a quiet move's reduction shrinks by one per this much ordering score (or grows)
-RFP_MAX_DEPTH = 8              # reverse futility pruning: up to this depth (ENDGAME_RFP_MAX_DEPTH in a late endgame),
-ENDGAME_RFP_MAX_DEPTH = 3
-RFP_MARGIN = 80                # when the evaluation beats beta by this margin a ply (one ply less when improving)
-LMP_MAX_DEPTH = 8              # late-move pruning: quiet moves after (LMP_BASE + d * d) / (2 - improving) quiets
-LMP_BASE = 3
-FUTILITY_MAX_DEPTH = 8         # futility pruning of quiet moves when eval + BASE + MARGIN * depth <= alpha
-FUTILITY_BASE = 100
-FUTILITY_MARGIN = 100
-SEE_QUIET_MAX_DEPTH = 8        # quiet moves losing more than SEE_QUIET_MARGIN * depth are pruned
-SEE_QUIET_MARGIN = 60
-SEE_CAPTURE_MAX_DEPTH = 6      # captures losing more than SEE_CAPTURE_MARGIN * depth * depth are pruned
-SEE_CAPTURE_MARGIN = 20
-PROBCUT_MIN_DEPTH = 5          # ProbCut: a capture whose reduced search beats beta + MARGIN (less IMPROVING when the
-PROBCUT_MARGIN = 180           # position is improving) cuts the node off, from this depth on
-PROBCUT_IMPROVING = 50
-PROBCUT_REDUCTION = 4
 ORDER_TT_MOVE = 1 << 30
 ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
@@ -76,11 +56,12 @@ ORDER_BAD_CAPTURE = -(1 << 27)
 ORDER_PRUNED = -(1 << 40)      # a move skipped by pruning (its ordering slot is overwritten to mark it)
 # Ordering bonus of a quiet move that takes a piece out of an attack by a lesser piece (a malus for one that moves it
 # into such an attack), by piece type: knights and bishops from pawns, rooks from minor pieces, queens from rooks.
-THREAT_ESCAPE = np.array([0, 0, 8192, 8192, 12288, 16384, 0, 0], dtype=np.int64)
+THREAT_ESCAPE = np.array([0, 0, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_ROOK, THREAT_ESCAPE_QUEEN,
+                          0, 0], dtype=np.int64)
 LIGHT_SQUARES = np.uint64(0x55AA55AA55AA55AA)
 
 # Late move reductions by [depth][move number], both capped at 63.
-LMR_REDUCTION = np.array([[0 if d == 0 or m == 0 else int(0.75 + math.log(d) * math.log(m) / 2.25)
+LMR_REDUCTION = np.array([[0 if d == 0 or m == 0 else int(LMR_BASE + math.log(d) * math.log(m) / LMR_DIVISOR)
                            for m in range(64)] for d in range(64)], dtype=np.int64).ravel()
 
 NODE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
