@@ -258,7 +258,7 @@ def test_see(fen, uci, gain):
 def quiet_piece_moves_agree_on_check(position, board):
     """Assert gives_check against python-chess for every legal quiet move of a piece other than the king (king
     moves count as no check by contract)."""
-    from mpcmc_engine.search.core import gives_check, is_tactical
+    from mpcmc_engine.search.predicates import gives_check, is_tactical
     for move in position.legal_moves():
         uci = chess.Move.from_uci(position.uci(move))
         if is_tactical(position.st, move) or board.piece_type_at(uci.from_square) == chess.KING:

@@ -21,10 +21,11 @@ from mpcmc_engine.search.constants import (
     C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
     S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
 )
-from mpcmc_engine.search.core import is_draw, search_root
+from mpcmc_engine.search.core import search_root
 from mpcmc_engine.search.limits import (
     ALGORITHMS, MCTS_ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score,
 )
+from mpcmc_engine.search.predicates import is_draw
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
 from mpcmc_engine.uci.timeman import StabilityScale
 
