@@ -336,7 +336,7 @@ def test_tt_store_and_probe():
 def test_tt_bounded_eval_takes_the_stored_score_only_where_its_bound_allows():
     import numpy as np
     from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER
-    from mpcmc_engine.search.core import tt_bounded_eval
+    from mpcmc_engine.search.node import tt_bounded_eval
     from mpcmc_engine.search.tt import BUCKET_WORDS, tt_probe, tt_store
     tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x0FEDCBA987654321)

@@ -22,22 +22,23 @@ from mpcmc_engine.bitboard.attacks import (
 )
 from mpcmc_engine.jit.intrinsics import lsb, popcount
 from mpcmc_engine.jit import jit
-from mpcmc_engine.bitboard.makemove import key_after, make_move, make_null_move, unmake_move, unmake_null_move
+from mpcmc_engine.bitboard.makemove import key_after, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
-from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate_linear
-from mpcmc_engine.eval.network_eval import network_score, record_move, refresh_root
+from mpcmc_engine.eval.evaluate import KIND_NETWORK
+from mpcmc_engine.eval.network_eval import refresh_root
 from mpcmc_engine.search.constants import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, C_HARD_DEADLINE, C_STOP, DRAW, EVAL_LIMIT,
-    EVAL_NONE, HISTORY_MAX, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
-    S_NMP_COLOR, S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_DEPTH, S_ROOT_PLY, S_SELDEPTH, W_ACC, W_CONTINUATION,
-    W_COUNTER, W_EVAL, W_EXCLUDED, W_HISTORY, W_KILLERS, W_MOVED, W_MOVES, W_ORDER, W_PV, W_PV_LENGTH,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, DRAW, EVAL_NONE, HISTORY_MAX, INF, MATE,
+    MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY, W_ACC, W_CONTINUATION,
+    W_COUNTER, W_EVAL, W_EXCLUDED, W_HISTORY, W_KILLERS, W_MOVED, W_MOVES, W_ORDER, W_PV_LENGTH,
 )
-from mpcmc_engine.jit.intrinsics import load_relaxed, monotonic_ns
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
 from mpcmc_engine.search.predicates import gives_check, is_draw, is_tactical
+from mpcmc_engine.search.node import (
+    enter_node, play, play_null_move, search_evaluate, stored_or_evaluate, tt_bounded_eval, update_pv,
+)
 from mpcmc_engine.search.tt import (
-    entry_bound, entry_depth, entry_eval, entry_move, entry_score, tt_prefetch, tt_probe, tt_store,
+    entry_bound, entry_depth, entry_move, entry_score, tt_prefetch, tt_probe, tt_store,
 )
 from mpcmc_engine.search.tunables import (
     DELTA_MARGIN, ENDGAME_MATERIAL, ENDGAME_RFP_MAX_DEPTH, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
@@ -49,7 +50,6 @@ from mpcmc_engine.search.tunables import (
     VERIFY_MIN_DEPTH,
 )
 
-CLOCK_INTERVAL = 1024          # nodes between two reads of the clock
 ORDER_TT_MOVE = 1 << 30
 ORDER_GOOD_CAPTURE = 1 << 28
 ORDER_KILLER = 1 << 27
@@ -70,26 +70,6 @@ QUIESCENCE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1],
                         "int64[::1], int64, int64, int64)")
 ROOT_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
                   "int64[::1], int64, int64, int64, int64)")
-
-
-@jit("boolean(int64[::1], int64[::1], int64)")
-def enter_node(ws, ctl, ply):
-    """Count a node and decide whether the search must stop (stop flag, node limit, hard deadline every
-    CLOCK_INTERVAL nodes); True when it must. Once stopped, nothing more is counted, so a node limit is never
-    exceeded (the re-searches that callers start after an aborted child stop at once)."""
-    if ws[S_ABORT] != 0:
-        return True
-    nodes = ws[S_NODES] + 1
-    ws[S_NODES] = nodes
-    if ply > ws[S_SELDEPTH]:
-        ws[S_SELDEPTH] = ply
-    if load_relaxed(ctl, C_STOP) != 0 or (ws[S_NODE_LIMIT] != 0 and nodes >= ws[S_NODE_LIMIT]):
-        ws[S_ABORT] = 1
-    elif nodes % CLOCK_INTERVAL == 0:
-        deadline = load_relaxed(ctl, C_HARD_DEADLINE)
-        if deadline != 0 and monotonic_ns() >= deadline:
-            ws[S_ABORT] = 1
-    return ws[S_ABORT] != 0
 
 
 @jit("int64(int64[::1], int64)", inline="always")
@@ -229,18 +209,6 @@ def pick_move(ws, index, end):
     return move
 
 
-@jit("void(int64[::1], int64, int64)", inline="always")
-def update_pv(ws, ply, move):
-    """PV of `ply` := move followed by the PV of ply + 1."""
-    row = W_PV + ply * MAX_PLY
-    child = row + MAX_PLY
-    length = ws[W_PV_LENGTH + ply + 1] if ply + 1 < MAX_PLY else 0
-    ws[row] = move
-    for i in range(length):
-        ws[row + 1 + i] = ws[child + i]
-    ws[W_PV_LENGTH + ply] = length + 1
-
-
 @jit("void(int16[::1], int64, int64)", inline="always")
 def update_history(histories, slot, bonus):
     """Move the history score histories[slot] towards +-HISTORY_MAX by `bonus` (gravity: the closer it is to the
@@ -334,58 +302,6 @@ def is_improving(ws, ply, static_eval):
         if earlier != EVAL_NONE:
             return static_eval > earlier
     return True
-
-
-@jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64)", inline="always")
-def search_evaluate(tab, bb, st, weights, ws, ply):
-    """The static evaluation at `ply` of the search: a network's from that ply's accumulators, else the linear one;
-    clamped within +-EVAL_LIMIT."""
-    if weights[0] == KIND_NETWORK:
-        score = network_score(bb, st, weights, ws, W_ACC, ply)
-    else:
-        score = evaluate_linear(tab, bb, st, weights)
-    return min(max(score, -EVAL_LIMIT), EVAL_LIMIT)
-
-
-@jit("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)", inline="always")
-def stored_or_evaluate(tab, bb, st, weights, ws, ply, entry):
-    """The static evaluation at `ply`: the one the TT entry `entry` (0: none) holds, else search_evaluate's."""
-    if entry != 0:
-        static_eval = entry_eval(entry)
-        if static_eval != EVAL_NONE:
-            return static_eval
-    return search_evaluate(tab, bb, st, weights, ws, ply)
-
-
-@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64, int64)", inline="always")
-def play(tab, bb, st, weights, tt, ws, ply, move):
-    """make_move at `ply` of the search, recorded for a network's accumulators; the new position's TT bucket is
-    prefetched for the probe that follows."""
-    if weights[0] == KIND_NETWORK:
-        record_move(st, ws, W_ACC, ply, move)
-    make_move(tab, bb, st, move)
-    tt_prefetch(tt, bb[BB_KEYS + st[ST_PLY]])
-
-
-@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64)", inline="always")
-def play_null_move(tab, bb, st, weights, tt, ws, ply):
-    """make_null_move at `ply` of the search, recorded for a network's accumulators; the new position's TT bucket
-    is prefetched."""
-    if weights[0] == KIND_NETWORK:
-        record_move(st, ws, W_ACC, ply, 0)
-    make_null_move(tab, bb, st)
-    tt_prefetch(tt, bb[BB_KEYS + st[ST_PLY]])
-
-
-@jit("int64(int64, int64, int64)", inline="always")
-def tt_bounded_eval(entry, ply, static_eval):
-    """The static evaluation `static_eval` at `ply`, replaced by the TT entry's score when its bound says the position
-    is worth more (lower bound above it) or less (upper bound below it); unchanged without an entry (0)."""
-    if entry != 0:
-        tt_score = entry_score(entry, ply)
-        if entry_bound(entry) & (BOUND_LOWER if tt_score > static_eval else BOUND_UPPER):
-            return tt_score
-    return static_eval
 
 
 @jit(QUIESCENCE_SIGNATURE)

@@ -32,7 +32,8 @@ from mpcmc_engine.jit.intrinsics import (
 from mpcmc_engine.search.constants import (
     C_HARD_DEADLINE, C_STOP, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_ROOT_PLY, W_ACC, W_MOVES, W_ORDER,
 )
-from mpcmc_engine.search.core import play, quiescence
+from mpcmc_engine.search.core import quiescence
+from mpcmc_engine.search.node import play
 from mpcmc_engine.search.predicates import is_draw
 
 # Slots of a node.
