@@ -460,7 +460,7 @@ def test_history_gravity_stays_within_its_int16_scores():
     import numpy as np
     from mpcmc_engine.search.constants import HISTORY_MAX
     from mpcmc_engine.search.tunables import HISTORY_BONUS_MAX
-    from mpcmc_engine.search.core import update_history
+    from mpcmc_engine.search.history import update_history
     rng = np.random.default_rng(5)
     scores = np.array([-HISTORY_MAX, -HISTORY_MAX + 1, -1, 0, 1, HISTORY_MAX - 1, HISTORY_MAX], dtype=np.int16)
     for _ in range(2000):

@@ -28,10 +28,12 @@ from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, mo
 from mpcmc_engine.eval.evaluate import KIND_NETWORK
 from mpcmc_engine.eval.network_eval import refresh_root
 from mpcmc_engine.search.constants import (
-    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, DRAW, EVAL_NONE, HISTORY_MAX, INF, MATE,
-    MATE_BOUND, MAX_PLY, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY, W_ACC, W_CONTINUATION,
-    W_COUNTER, W_EVAL, W_EXCLUDED, W_HISTORY, W_KILLERS, W_MOVED, W_MOVES, W_ORDER, W_PV_LENGTH,
+    BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, DRAW, EVAL_NONE, INF, MATE, MATE_BOUND, MAX_PLY,
+    ORDER_BAD_CAPTURE, ORDER_GOOD_CAPTURE, ORDER_KILLER, ORDER_PRUNED, ORDER_TT_MOVE, S_ABORT, S_NMP_COLOR,
+    S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY, W_ACC, W_COUNTER, W_EVAL, W_EXCLUDED, W_KILLERS, W_MOVED, W_MOVES, W_ORDER,
+    W_PV_LENGTH,
 )
+from mpcmc_engine.search.history import piece_target, quiet_history, reward_quiet
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
 from mpcmc_engine.search.predicates import gives_check, is_draw, is_tactical
 from mpcmc_engine.search.node import (
@@ -42,7 +44,7 @@ from mpcmc_engine.search.tt import (
 )
 from mpcmc_engine.search.tunables import (
     DELTA_MARGIN, ENDGAME_MATERIAL, ENDGAME_RFP_MAX_DEPTH, FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
-    HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE, LMR_DIVISOR,
+    IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_BASE, LMR_DIVISOR,
     LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR,
     NULL_MOVE_MIN_DEPTH, PROBCUT_IMPROVING, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN,
     RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
@@ -50,11 +52,6 @@ from mpcmc_engine.search.tunables import (
     VERIFY_MIN_DEPTH,
 )
 
-ORDER_TT_MOVE = 1 << 30
-ORDER_GOOD_CAPTURE = 1 << 28
-ORDER_KILLER = 1 << 27
-ORDER_BAD_CAPTURE = -(1 << 27)
-ORDER_PRUNED = -(1 << 40)      # a move skipped by pruning (its ordering slot is overwritten to mark it)
 # Ordering bonus of a quiet move that takes a piece out of an attack by a lesser piece (a malus for one that moves it
 # into such an attack), by piece type: knights and bishops from pawns, rooks from minor pieces, queens from rooks.
 THREAT_ESCAPE = np.array([0, 0, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_ROOK, THREAT_ESCAPE_QUEEN,
@@ -92,41 +89,6 @@ def order_tactical_moves(st, ws, start, end, tt_move):
         if is_tactical(st, ws[i]):
             score += capture_order(st, ws[i])
         ws[i - W_MOVES + W_ORDER] = score
-
-
-@jit("int64(int64[::1], int64)", inline="always")
-def piece_target(st, move):
-    """piece * 64 + target square of a move about to be made (the index of the continuation tables)."""
-    return st[ST_BOARD + move_from(move)] * 64 + move_to(move)
-
-
-@jit("int64(int64[::1], int64, int64)", inline="always")
-def continuation_row(ws, ply, back):
-    """First int16 index of the continuation history row of the move made `back` plies before ply `ply`, -1 when
-    there is none (before the root, or a null move)."""
-    if ply < back or ws[W_MOVED + ply - back] < 0:
-        return -1
-    return 4 * W_CONTINUATION + ws[W_MOVED + ply - back] * (16 * 64)
-
-
-@jit("int64(int64[::1], int64)", inline="always")
-def butterfly_slot(st, move):
-    """int16 index of a quiet move's butterfly history (side to move, from, to)."""
-    return 4 * W_HISTORY + st[ST_SIDE] * 4096 + (move & 4095)
-
-
-@jit("int64(int64[::1], int64[::1], int64, int64)", inline="always")
-def quiet_history(ws, st, move, ply):
-    """Ordering score of a quiet move: its butterfly history plus its continuation histories after the moves of
-    one and two plies before."""
-    histories = ws.view(np.int16)
-    score = np.int64(histories[butterfly_slot(st, move)])
-    index = piece_target(st, move)
-    for back in (1, 2):
-        row = continuation_row(ws, ply, back)
-        if row >= 0:
-            score += np.int64(histories[row + index])
-    return score
 
 
 @jit("UniTuple(uint64, 3)(uint64[::1], uint64[::1], int64)")
@@ -207,44 +169,6 @@ def pick_move(ws, index, end):
     scores[best] = scores[0]
     scores[0] = best_score
     return move
-
-
-@jit("void(int16[::1], int64, int64)", inline="always")
-def update_history(histories, slot, bonus):
-    """Move the history score histories[slot] towards +-HISTORY_MAX by `bonus` (gravity: the closer it is to the
-    bound, the less it moves), so that scores stay within [-HISTORY_MAX, HISTORY_MAX] and recent results weigh
-    more."""
-    score = np.int64(histories[slot])
-    histories[slot] = score + bonus - score * abs(bonus) // HISTORY_MAX
-
-
-@jit("void(int64[::1], int64[::1], int64, int64, int64)")
-def update_quiet_histories(ws, st, move, ply, bonus):
-    """Add `bonus` (gravity) to a quiet move's butterfly history and its continuation histories."""
-    histories = ws.view(np.int16)
-    update_history(histories, butterfly_slot(st, move), bonus)
-    index = piece_target(st, move)
-    for back in (1, 2):
-        row = continuation_row(ws, ply, back)
-        if row >= 0:
-            update_history(histories, row + index, bonus)
-
-
-@jit("void(int64[::1], int64[::1], int64, int64, int64, int64, int64)")
-def reward_quiet(ws, st, move, ply, depth, first, last):
-    """A quiet move caused a cutoff: make it the first killer of its ply and the counter move of the previous move,
-    raise its histories and lower those of the quiet moves ws[first:last] searched before it without a cutoff
-    (pruned ones, marked ORDER_PRUNED, keep theirs)."""
-    if ws[W_KILLERS + 2 * ply] != move:
-        ws[W_KILLERS + 2 * ply + 1] = ws[W_KILLERS + 2 * ply]
-        ws[W_KILLERS + 2 * ply] = move
-    if ply > 0 and ws[W_MOVED + ply - 1] >= 0:
-        ws[W_COUNTER + ws[W_MOVED + ply - 1]] = move
-    bonus = min(HISTORY_BONUS_SCALE * depth * depth, HISTORY_BONUS_MAX)
-    update_quiet_histories(ws, st, move, ply, bonus)
-    for i in range(first, last):
-        if ws[i - W_MOVES + W_ORDER] != ORDER_PRUNED and not is_tactical(st, ws[i]):
-            update_quiet_histories(ws, st, ws[i], ply, -bonus)
 
 
 @jit("int64(int64, int64, boolean, int64, boolean, boolean, boolean)", inline="always")
