@@ -14,26 +14,22 @@ import math
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
-    BB_ALL, BB_KEYS, BISHOP, KIND_EN_PASSANT, KIND_PROMOTION, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN,
-    ROOK, ST_BOARD, ST_PLY, ST_SIDE, ST_UNDO, U0, U1, U_MOVE, UNDO_SIZE,
+    BB_KEYS, KING, KNIGHT, MAX_MOVES, PAWN, ST_PLY, ST_SIDE, ST_UNDO, U0, U_MOVE, UNDO_SIZE,
 )
-from mpcmc_engine.bitboard.attacks import (
-    bishop_attacks, knight_attacks, pawn_attacks_all, rook_attacks,
-)
-from mpcmc_engine.jit.intrinsics import lsb, popcount
+from mpcmc_engine.jit.intrinsics import popcount
 from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import key_after, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
-from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.evaluate import KIND_NETWORK
 from mpcmc_engine.eval.network_eval import refresh_root
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, DRAW, EVAL_NONE, INF, MATE, MATE_BOUND, MAX_PLY,
-    ORDER_BAD_CAPTURE, ORDER_GOOD_CAPTURE, ORDER_KILLER, ORDER_PRUNED, ORDER_TT_MOVE, S_ABORT, S_NMP_COLOR,
-    S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY, W_ACC, W_COUNTER, W_EVAL, W_EXCLUDED, W_KILLERS, W_MOVED, W_MOVES, W_ORDER,
+    ORDER_BAD_CAPTURE, ORDER_KILLER, ORDER_PRUNED, ORDER_TT_MOVE, S_ABORT, S_NMP_COLOR,
+    S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY, W_ACC, W_EVAL, W_EXCLUDED, W_MOVED, W_MOVES, W_ORDER,
     W_PV_LENGTH,
 )
-from mpcmc_engine.search.history import piece_target, quiet_history, reward_quiet
+from mpcmc_engine.search.history import piece_target, reward_quiet
+from mpcmc_engine.search.movepick import order_moves, order_tactical_moves, pick_move
 from mpcmc_engine.search.see import SEE_VALUE, see_ge
 from mpcmc_engine.search.predicates import gives_check, is_draw, is_tactical
 from mpcmc_engine.search.node import (
@@ -48,14 +44,8 @@ from mpcmc_engine.search.tunables import (
     LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR,
     NULL_MOVE_MIN_DEPTH, PROBCUT_IMPROVING, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN,
     RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CAPTURE_MAX_DEPTH, SEE_QUIET_MARGIN, SEE_QUIET_MAX_DEPTH,
-    SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_QUEEN, THREAT_ESCAPE_ROOK,
-    VERIFY_MIN_DEPTH,
+    SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, VERIFY_MIN_DEPTH,
 )
-
-# Ordering bonus of a quiet move that takes a piece out of an attack by a lesser piece (a malus for one that moves it
-# into such an attack), by piece type: knights and bishops from pawns, rooks from minor pieces, queens from rooks.
-THREAT_ESCAPE = np.array([0, 0, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_MINOR, THREAT_ESCAPE_ROOK, THREAT_ESCAPE_QUEEN,
-                          0, 0], dtype=np.int64)
 
 # Late move reductions by [depth][move number], both capped at 63.
 LMR_REDUCTION = np.array([[0 if d == 0 or m == 0 else int(LMR_BASE + math.log(d) * math.log(m) / LMR_DIVISOR)
@@ -67,108 +57,6 @@ QUIESCENCE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1],
                         "int64[::1], int64, int64, int64)")
 ROOT_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
                   "int64[::1], int64, int64, int64, int64)")
-
-
-@jit("int64(int64[::1], int64)", inline="always")
-def capture_order(st, move):
-    """MVV-LVA score of a tactical move: the victim's value (plus a promotion's gain) first, the attacker's second."""
-    kind = move_kind(move)
-    victim = PAWN if kind == KIND_EN_PASSANT else st[ST_BOARD + move_to(move)] & 7
-    gain = SEE_VALUE[victim]
-    if kind == KIND_PROMOTION:
-        gain += SEE_VALUE[move_promotion(move)] - SEE_VALUE[PAWN]
-    return gain * 8 - (st[ST_BOARD + move_from(move)] & 7)
-
-
-@jit("void(int64[::1], int64[::1], int64, int64, int64)", inline="always")
-def order_tactical_moves(st, ws, start, end, tt_move):
-    """Give moves ws[start:end] the ordering scores of quiescence and ProbCut: the TT move first, then tactical moves
-    by MVV-LVA, other moves (evasions) last."""
-    for i in range(start, end):
-        score = ORDER_TT_MOVE if ws[i] == tt_move else 0
-        if is_tactical(st, ws[i]):
-            score += capture_order(st, ws[i])
-        ws[i - W_MOVES + W_ORDER] = score
-
-
-@jit("UniTuple(uint64, 3)(uint64[::1], uint64[::1], int64)")
-def lesser_threats(tab, bb, them):
-    """Squares attacked by `them`'s pawns, by their pawns or minor pieces, and by their pawns, minor pieces or
-    rooks: where a knight or bishop, a rook, and a queen of the other side are attacked by a lesser piece."""
-    occupied = bb[BB_ALL]
-    by_pawn = pawn_attacks_all(bb[them * 8 + PAWN], them)
-    by_minor = by_pawn
-    pieces = bb[them * 8 + KNIGHT]
-    while pieces:
-        by_minor |= knight_attacks(tab, lsb(pieces))
-        pieces &= pieces - U1
-    pieces = bb[them * 8 + BISHOP]
-    while pieces:
-        by_minor |= bishop_attacks(tab, lsb(pieces), occupied)
-        pieces &= pieces - U1
-    by_rook = by_minor
-    pieces = bb[them * 8 + ROOK]
-    while pieces:
-        by_rook |= rook_attacks(tab, lsb(pieces), occupied)
-        pieces &= pieces - U1
-    return by_pawn, by_minor, by_rook
-
-
-@jit("void(uint64[::1], uint64[::1], int64[::1], int64[::1], int64, int64, int64, int64)")
-def order_moves(tab, bb, st, ws, start, end, tt_move, ply):
-    """Give moves ws[start:end] their ordering scores: TT move, good captures and queen promotions by MVV-LVA,
-    killers, the counter move, quiet moves by history (plus THREAT_ESCAPE for a piece leaving an attack by a lesser
-    piece, less it for one entering such an attack), captures losing material (SEE) last."""
-    by_pawn, by_minor, by_rook = lesser_threats(tab, bb, 1 - st[ST_SIDE])
-    killer_a = ws[W_KILLERS + 2 * ply]
-    killer_b = ws[W_KILLERS + 2 * ply + 1]
-    counter = ws[W_COUNTER + ws[W_MOVED + ply - 1]] if ply > 0 and ws[W_MOVED + ply - 1] >= 0 else 0
-    for i in range(start, end):
-        move = ws[i]
-        if move == tt_move:
-            score = ORDER_TT_MOVE
-        elif is_tactical(st, move):
-            score = capture_order(st, move)
-            if move_kind(move) == KIND_PROMOTION and move_promotion(move) != QUEEN:
-                score = ORDER_BAD_CAPTURE + score
-            elif SEE_VALUE[st[ST_BOARD + move_from(move)] & 7] <= score // 8 or see_ge(tab, bb, st, move, 0):
-                score = ORDER_GOOD_CAPTURE + score
-            else:
-                score = ORDER_BAD_CAPTURE + score
-        elif move == killer_a:
-            score = ORDER_KILLER
-        elif move == killer_b:
-            score = ORDER_KILLER - 1
-        elif move == counter:
-            score = ORDER_KILLER - 2
-        else:
-            score = quiet_history(ws, st, move, ply)
-            piece = st[ST_BOARD + move_from(move)] & 7
-            threats = by_rook if piece == QUEEN else (by_minor if piece == ROOK else by_pawn)
-            if piece != PAWN and piece != KING:
-                leaves = (threats >> np.uint64(move_from(move))) & U1
-                enters = (threats >> np.uint64(move_to(move))) & U1
-                score += THREAT_ESCAPE[piece] * (np.int64(leaves) - np.int64(enters))
-        ws[i - W_MOVES + W_ORDER] = score
-
-
-@jit("int64(int64[::1], int64, int64)", inline="always")
-def pick_move(ws, index, end):
-    """Swap the best-scored of moves ws[index:end] into ws[index] (selection sort step) and return it."""
-    moves = ws[index:end]
-    scores = ws[index - W_MOVES + W_ORDER:end - W_MOVES + W_ORDER]
-    best_score = scores[0]
-    for i in range(1, end - index):  # a branch-free maximum LLVM vectorizes; then the first move holding it
-        best_score = max(best_score, scores[i])
-    best = 0
-    while scores[best] != best_score:
-        best += 1
-    move = moves[best]
-    moves[best] = moves[0]
-    moves[0] = move
-    scores[best] = scores[0]
-    scores[0] = best_score
-    return move
 
 
 @jit("int64(int64, int64, boolean, int64, boolean, boolean, boolean)", inline="always")
