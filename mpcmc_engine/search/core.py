@@ -1,113 +1,49 @@
-"""The numba search: quiescence, the alpha-beta node routine (PVS, null move, ProbCut, LMR, check extension) and
-the root.
+"""The alpha-beta node routine of the numba search, `negamax`: PVS with TT cutoffs, reverse futility pruning, null
+move (verified at high depth), ProbCut, internal iterative reduction, singular extension, late-move, futility and SEE
+pruning, late move reductions and check extension.
 
-Every function takes the same arrays: `tab`, `bb`, `st` (the board, see bitboard), `weights` (packed evaluation
+Every search function takes the same arrays: `tab`, `bb`, `st` (the board, see bitboard), `weights` (packed evaluation
 weights), `tt` (the shared transposition table), `ws` (this thread's work array, slots in mpcmc_engine.search.constants)
 and `ctl` (the shared control array). Scores are fail-soft centipawns from the side to move's view; a search that
-had to stop sets ws[S_ABORT] and returns a meaningless score that callers discard. The drivers (iterative deepening,
-aspiration windows, MTD(bi), MultiPV) are in mpcmc_engine.search.searcher and call `search_root` once per root
-search.
+had to stop sets ws[S_ABORT] and returns a meaningless score that callers discard.
+
+The search is split by concern, each module importing only those listed before it: tunables (the tuning constants)
+and constants, predicates (tactical moves, checks, draws), node (node counting, making moves, evaluation, the PV),
+history (killers, counter moves, histories), movepick (move ordering), pruning (reductions and per-move pruning),
+quiescence, core (negamax) and root (`search_root`, which the drivers of mpcmc_engine.search.searcher call once per
+root search).
 """
 
 from mpcmc_engine.bitboard.constants import (
     BB_KEYS, KING, MAX_MOVES, PAWN, ST_PLY, ST_SIDE, ST_UNDO, U0, UNDO_SIZE, U_MOVE,
 )
-from mpcmc_engine.jit import jit
 from mpcmc_engine.bitboard.makemove import key_after, unmake_move, unmake_null_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
-from mpcmc_engine.eval.evaluate import KIND_NETWORK
-from mpcmc_engine.eval.network_eval import refresh_root
+from mpcmc_engine.jit import jit
 from mpcmc_engine.search.constants import (
     BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, C_GENERATION, DRAW, EVAL_NONE, INF, MATE, MATE_BOUND, MAX_PLY,
-    ORDER_BAD_CAPTURE, ORDER_PRUNED, ORDER_TT_MOVE, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY,
-    W_ACC, W_EVAL, W_EXCLUDED, W_MOVED, W_MOVES, W_ORDER, W_PV_LENGTH,
+    ORDER_BAD_CAPTURE, ORDER_PRUNED, S_ABORT, S_NMP_COLOR, S_NMP_MIN_PLY, S_ROOT_DEPTH, S_ROOT_PLY, W_EVAL, W_EXCLUDED,
+    W_MOVED, W_MOVES, W_ORDER, W_PV_LENGTH,
 )
 from mpcmc_engine.search.history import piece_target, reward_quiet
 from mpcmc_engine.search.movepick import order_moves, order_tactical_moves, pick_move
-from mpcmc_engine.search.see import see_ge
-from mpcmc_engine.search.predicates import is_draw, is_tactical
-from mpcmc_engine.search.pruning import is_improving, late_move_reduction, non_pawn_material, prune_move
 from mpcmc_engine.search.node import (
     enter_node, play, play_null_move, search_evaluate, stored_or_evaluate, tt_bounded_eval, update_pv,
 )
+from mpcmc_engine.search.predicates import is_draw, is_tactical
+from mpcmc_engine.search.pruning import is_improving, late_move_reduction, non_pawn_material, prune_move
+from mpcmc_engine.search.quiescence import quiescence
+from mpcmc_engine.search.see import see_ge
 from mpcmc_engine.search.tt import entry_bound, entry_depth, entry_move, entry_score, tt_prefetch, tt_probe, tt_store
 from mpcmc_engine.search.tunables import (
-    DELTA_MARGIN, ENDGAME_MATERIAL, ENDGAME_RFP_MAX_DEPTH, FUTILITY_BASE, FUTILITY_MARGIN, IIR_MIN_DEPTH, LMP_BASE,
-    LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_MIN_DEPTH,
+    ENDGAME_MATERIAL, ENDGAME_RFP_MAX_DEPTH, FUTILITY_BASE, FUTILITY_MARGIN, IIR_MIN_DEPTH, LMP_BASE, LMR_MIN_DEPTH,
+    LMR_MIN_MOVES, NULL_MOVE_BASE, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_MIN_DEPTH,
     PROBCUT_IMPROVING, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MAX_DEPTH, SINGULAR_MARGIN,
     SINGULAR_MIN_DEPTH, VERIFY_MIN_DEPTH,
 )
 
 NODE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
                   "int64, int64, int64, int64)")
-QUIESCENCE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], "
-                        "int64[::1], int64, int64, int64)")
-ROOT_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
-                  "int64[::1], int64, int64, int64, int64)")
-
-
-@jit(QUIESCENCE_SIGNATURE)
-def quiescence(tab, bb, st, weights, tt, ws, ctl, ply, alpha, beta):
-    """Quiescence search: stand pat (the static evaluation, bounded by the TT score), then captures and promotions
-    (every evasion when in check), skipping captures that lose material (SEE) or cannot reach alpha (delta pruning);
-    TT cutoffs outside PV nodes, the TT move first, results stored at depth 0. Fail-soft within (alpha, beta)."""
-    ws[W_PV_LENGTH + ply] = 0
-    if enter_node(ws, ctl, ply):
-        return 0
-    if ply >= MAX_PLY - 1:
-        return search_evaluate(tab, bb, st, weights, ws, ply)
-    key = bb[BB_KEYS + st[ST_PLY]]
-    entry = tt_probe(tt, key)
-    if entry != 0 and beta - alpha == 1:
-        score = entry_score(entry, ply)
-        bound = entry_bound(entry)
-        if (bound == BOUND_EXACT or (bound == BOUND_LOWER and score >= beta)
-                or (bound == BOUND_UPPER and score <= alpha)):
-            return score
-    tt_move = entry_move(entry)
-    original_alpha = alpha
-    checked = in_check(tab, bb, st)
-    static_eval = EVAL_NONE
-    if checked:
-        best = -MATE + ply
-        stand_pat = -INF
-    else:
-        static_eval = stored_or_evaluate(tab, bb, st, weights, ws, ply, entry)
-        stand_pat = tt_bounded_eval(entry, ply, static_eval)
-        if stand_pat >= beta:
-            if entry == 0:
-                tt_store(tt, key, 0, stand_pat, 0, BOUND_LOWER, ply, ctl[C_GENERATION], static_eval)
-            return stand_pat
-        best = stand_pat
-        if stand_pat > alpha:
-            alpha = stand_pat
-    start = W_MOVES + ply * MAX_MOVES
-    end = generate_moves(tab, bb, st, ws, start, not checked)
-    order_tactical_moves(st, ws, start, end, tt_move)
-    best_move = 0
-    for i in range(start, end):
-        move = pick_move(ws, i, end)
-        if not checked and stand_pat + (ws[i - W_MOVES + W_ORDER] & (ORDER_TT_MOVE - 1)) // 8 + DELTA_MARGIN <= alpha:
-            continue
-        tt_prefetch(tt, key_after(tab, st, key, move))  # the bucket loads while SEE runs
-        if not checked and not see_ge(tab, bb, st, move, 0):
-            continue
-        play(tab, bb, st, weights, tt, ws, ply, move)
-        score = -quiescence(tab, bb, st, weights, tt, ws, ctl, ply + 1, -beta, -alpha)
-        unmake_move(bb, st)
-        if ws[S_ABORT]:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                best_move = move
-                update_pv(ws, ply, move)
-                if score >= beta:
-                    break
-    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
-    tt_store(tt, key, best_move, best, 0, bound, ply, ctl[C_GENERATION], static_eval)
-    return best
 
 
 @jit(NODE_SIGNATURE)
@@ -294,46 +230,4 @@ def negamax(tab, bb, st, weights, tt, ws, ctl, depth, ply, alpha, beta):
         best = (best * depth + beta) // (depth + 1)  # a shallow score far above beta counts for less
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
     tt_store(tt, key, best_move, best, depth, bound, ply, ctl[C_GENERATION], static_eval)
-    return best
-
-
-@jit(ROOT_SIGNATURE)
-def search_root(tab, bb, st, weights, tt, ws, ctl, root_moves, count, depth, alpha, beta):
-    """Search root_moves[:count] (best first) to `depth` within (alpha, beta); fail-soft score of the best move.
-    A move whose score raises alpha moves to the front of root_moves, and ws's PV row 0 holds its PV."""
-    ws[W_PV_LENGTH] = 0
-    ws[S_ROOT_DEPTH] = depth
-    ws[W_EVAL] = EVAL_NONE  # unknown at the root: plies 2 and 3 count as improving
-    if weights[0] == KIND_NETWORK:
-        refresh_root(bb, st, weights, ws, W_ACC)
-    if enter_node(ws, ctl, 0):
-        return 0
-    key = bb[BB_KEYS + st[ST_PLY]]
-    original_alpha = alpha
-    best = -INF
-    for i in range(count):
-        move = root_moves[i]
-        ws[W_MOVED] = piece_target(st, move)
-        play(tab, bb, st, weights, tt, ws, 0, move)
-        if i == 0:
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
-        else:
-            score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -alpha - 1, -alpha)
-            if alpha < score < beta:
-                score = -negamax(tab, bb, st, weights, tt, ws, ctl, depth - 1, 1, -beta, -alpha)
-        unmake_move(bb, st)
-        if ws[S_ABORT]:
-            return 0
-        best = max(best, score)
-        if score > alpha:
-            alpha = score
-            update_pv(ws, 0, move)
-            for j in range(i, 0, -1):
-                root_moves[j] = root_moves[j - 1]
-            root_moves[0] = move
-            if score >= beta:
-                break
-    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > original_alpha else BOUND_UPPER)
-    tt_store(tt, key, root_moves[0] if best > original_alpha else 0, best, depth, bound, 0, ctl[C_GENERATION],
-             EVAL_NONE)
     return best
