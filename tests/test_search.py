@@ -258,7 +258,7 @@ def test_see(fen, uci, gain):
 def quiet_piece_moves_agree_on_check(position, board):
     """Assert gives_check against python-chess for every legal quiet move of a piece other than the king (king
     moves count as no check by contract)."""
-    from mpcmc_engine.search.core import gives_check, is_tactical
+    from mpcmc_engine.search.predicates import gives_check, is_tactical
     for move in position.legal_moves():
         uci = chess.Move.from_uci(position.uci(move))
         if is_tactical(position.st, move) or board.piece_type_at(uci.from_square) == chess.KING:
@@ -336,7 +336,7 @@ def test_tt_store_and_probe():
 def test_tt_bounded_eval_takes_the_stored_score_only_where_its_bound_allows():
     import numpy as np
     from mpcmc_engine.search.constants import BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER
-    from mpcmc_engine.search.core import tt_bounded_eval
+    from mpcmc_engine.search.node import tt_bounded_eval
     from mpcmc_engine.search.tt import BUCKET_WORDS, tt_probe, tt_store
     tt = np.zeros(BUCKET_WORDS, dtype=np.uint64)
     key = np.uint64(0x0FEDCBA987654321)
@@ -458,8 +458,9 @@ def test_history_gravity_stays_within_its_int16_scores():
     """The histories are int16: every gravity update from any score within the bound, by any bonus a cutoff gives,
     lands within +-HISTORY_MAX and equals the update computed in Python integers."""
     import numpy as np
-    from mpcmc_engine.search.constants import HISTORY_BONUS_MAX, HISTORY_MAX
-    from mpcmc_engine.search.core import update_history
+    from mpcmc_engine.search.constants import HISTORY_MAX
+    from mpcmc_engine.search.tunables import HISTORY_BONUS_MAX
+    from mpcmc_engine.search.history import update_history
     rng = np.random.default_rng(5)
     scores = np.array([-HISTORY_MAX, -HISTORY_MAX + 1, -1, 0, 1, HISTORY_MAX - 1, HISTORY_MAX], dtype=np.int16)
     for _ in range(2000):

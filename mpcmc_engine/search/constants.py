@@ -49,5 +49,11 @@ W_ACC = W_ORDER + MAX_PLY * MAX_MOVES        # [ply 0..MAX_PLY][PLY_SLOTS]: netw
 WORK_SIZE = W_ACC + (MAX_PLY + 1) * PLY_SLOTS
 
 HISTORY_MAX = 16384           # history scores stay within [-HISTORY_MAX, HISTORY_MAX] (gravity updates): int16
-HISTORY_BONUS_SCALE = 16      # a cutoff at depth d moves its history by min(SCALE * d * d, BONUS_MAX)
-HISTORY_BONUS_MAX = 1600
+
+# Move-ordering score bands (the W_ORDER slots): the TT move, captures that do not lose material (SEE), the killers
+# and the counter move, quiet moves by history (around 0), captures that lose material.
+ORDER_TT_MOVE = 1 << 30
+ORDER_GOOD_CAPTURE = 1 << 28
+ORDER_KILLER = 1 << 27
+ORDER_BAD_CAPTURE = -(1 << 27)
+ORDER_PRUNED = -(1 << 40)      # a move skipped by pruning (its ordering slot is overwritten to mark it)

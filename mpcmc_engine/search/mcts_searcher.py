@@ -17,13 +17,13 @@ import numpy as np
 from mpcmc_engine.bitboard.constants import BB_KEYS, ST_UNDO, U_MOVE, UNDO_SIZE
 from mpcmc_engine.mpcmc.values import LICHESS_SCALE, centipawns_of
 from mpcmc_engine.search.constants import C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, MATE_BOUND
-from mpcmc_engine.search.core import is_draw
 from mpcmc_engine.search.limits import SearchInfo, SearchLimits, SearchResult, uci_score
 from mpcmc_engine.search.mcts_tree import (
     M_CAPACITY, M_SELDEPTH, M_SIM_LIMIT, M_SIMS, M_USED, META_SIZE, MODE_PUCT, MODE_ROLLOUT, N_COUNT, N_FIRST,
     N_INIT, N_MOVE, N_PROOF, N_STATE, N_VISITS, N_WSUM, NODE_SIZE, P_EXPLORATION, P_SCALE, P_TEMPERATURE,
     PARAMS_SIZE, STATE_EXPANDED, STATE_TERMINAL, T_RANDOM, TRAIL_SIZE, VALUE_ONE, copy_subtree, simulate,
 )
+from mpcmc_engine.search.predicates import is_draw
 
 MODES = {"mcts": MODE_PUCT, "mcts-rollout": MODE_ROLLOUT}
 PUCT_EXPLORATION = 1.0            # c of PUCT, on values in [0, 1]

@@ -32,7 +32,9 @@ from mpcmc_engine.jit.intrinsics import (
 from mpcmc_engine.search.constants import (
     C_HARD_DEADLINE, C_STOP, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_ROOT_PLY, W_ACC, W_MOVES, W_ORDER,
 )
-from mpcmc_engine.search.core import is_draw, play, quiescence
+from mpcmc_engine.search.node import play
+from mpcmc_engine.search.predicates import is_draw
+from mpcmc_engine.search.quiescence import quiescence
 
 # Slots of a node.
 N_MOVE = 0         # the move that leads to the node (0 at the root)

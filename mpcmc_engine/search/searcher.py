@@ -1,5 +1,5 @@
 """The Python face of the search: `Searcher` owns the transposition table, the control array and the per-thread
-work arrays, and drives the numba root search (mpcmc_engine.search.core.search_root) from Python: iterative deepening
+work arrays, and drives the numba root search (mpcmc_engine.search.root.search_root) from Python: iterative deepening
 with aspiration windows (PVS) or MTD(bi) bisection over null-window probes, MultiPV, searchmoves, Lazy SMP helper
 threads and progress reports. Each numba call releases the GIL, so `stop()` and `set_deadlines()` from another
 thread take effect within microseconds. The MCTS algorithms are searched by mpcmc_engine.search.mcts_searcher with the
@@ -21,10 +21,11 @@ from mpcmc_engine.search.constants import (
     C_GENERATION, C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, CONTROL_SIZE, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT,
     S_NMP_MIN_PLY, S_NODE_LIMIT, S_NODES, S_ROOT_PLY, S_SELDEPTH, W_PV, W_PV_LENGTH, WORK_SIZE,
 )
-from mpcmc_engine.search.core import is_draw, search_root
 from mpcmc_engine.search.limits import (
     ALGORITHMS, MCTS_ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score,
 )
+from mpcmc_engine.search.predicates import is_draw
+from mpcmc_engine.search.root import search_root
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
 from mpcmc_engine.uci.timeman import StabilityScale
 

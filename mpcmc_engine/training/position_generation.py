@@ -16,7 +16,7 @@ import numpy as np
 from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.match.openings import load_openings
-from mpcmc_engine.search.core import is_tactical
+from mpcmc_engine.search.predicates import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.chunk_workers import run_chunks
 from mpcmc_engine.training.play import selfplay_record
