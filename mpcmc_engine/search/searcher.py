@@ -26,7 +26,7 @@ from mpcmc_engine.search.limits import (
     ALGORITHMS, MCTS_ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score,
 )
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
-from mpcmc_engine.uci.timeman import StabilityScale
+from mpcmc_engine.search.timeman import StabilityScale
 
 ASPIRATION_DEPTH = 4     # first depth searched with an aspiration window
 ASPIRATION_WINDOW = 25   # half-width of the first aspiration window, in centipawns
