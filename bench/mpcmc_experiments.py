@@ -41,7 +41,7 @@ LINEAR = "EvalFile=<linear>"
 # UCI options of each engine, the same as base engine and as sub-engine
 ENGINE_OPTIONS = {INTERNAL: [LINEAR], STOCKFISH: ["Threads=1", "Hash=16"], ETHEREAL: ["Threads=1", "Hash=16"]}
 ENGINE_NAMES = {INTERNAL: "this engine", STOCKFISH: "Stockfish 15.1", ETHEREAL: "Ethereal 12"}
-# a timed call of an internal sub-engine searches for all of its time (player.INTERNAL_OPTIONS): so does the base
+# a timed call of an internal sub-engine searches for all of its time (mpcmc.config.INTERNAL_OPTIONS): so does the base
 # engine of a timed cell, its true opponent
 NO_MOVE_OVERHEAD = "Move Overhead=0"
 MpcmcCell = functools.partial(Cell, first_command=SELF)   # a cell whose engine 1 is this engine (with MPC-MC on)

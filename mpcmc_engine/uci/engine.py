@@ -16,7 +16,8 @@ from typing import Optional
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
-from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
+from mpcmc_engine.mpcmc.config import config_from_options
+from mpcmc_engine.mpcmc.player import MpcmcPlayer
 from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.search.bench import BENCH_DEPTH
 from mpcmc_engine.search.limits import SearchLimits
@@ -25,7 +26,7 @@ from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, par
 from mpcmc_engine.uci.game import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
-from mpcmc_engine.uci.options import Options
+from mpcmc_engine.uci.options import Options, plain_values
 from mpcmc_engine.uci.search_job import SearchJob, root_moves
 from mpcmc_engine.uci.tablebase import RootTablebase
 from mpcmc_engine.uci.tool_jobs import BenchJob, PerftJob
@@ -99,7 +100,7 @@ class Engine:
 
     def configure_mpcmc(self, values: dict) -> None:
         """MPCMC_*: parse the MPC-MC settings (ValueError: nothing changes), then adopt them between moves."""
-        config = config_from_options(values)
+        config = config_from_options(plain_values(values))
         self.finish_search()
         self.mpcmc.configure(config)
 
