@@ -2,10 +2,3 @@
 that final positions take (scores take theirs from mpcmc_engine.score_scale)."""
 
 RESULT_VALUES = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
-
-
-def result_value(result: str) -> float:
-    """The value of a PGN result string for white; raise ValueError for an unfinished game ('*') or anything else."""
-    if result not in RESULT_VALUES:
-        raise ValueError(f"no game result ({result!r})")
-    return RESULT_VALUES[result]
