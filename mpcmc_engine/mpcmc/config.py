@@ -28,7 +28,7 @@ INTERNAL = "internal"
 INTERNAL_OPTIONS = {"Move Overhead": 0}
 DEFAULT_WORKERS = max(1, os.cpu_count() or 1)
 LOCAL, RAY = "local", "ray"
-# a call through Ray costs this much more than a local one (bench/mpcmc_ray.py, docs/RESULTS.md)
+# a call through Ray costs this much more than a local one (experiments/mpcmc_ray.py, docs/RESULTS.md)
 RAY_CALL_OVERHEAD_SECONDS = 0.002
 
 

@@ -1,6 +1,6 @@
 """Parallel efficiency of the MPC-MC worker pool, and the cost of one sub-engine call.
 
-Usage: python bench/mpcmc_parallel.py [--workers 1 2] [--positions N] [--nodes N] [--rounds R] [--mode one]
+Usage: python experiments/mpcmc_parallel.py [--workers 1 2] [--positions N] [--nodes N] [--rounds R] [--mode one]
 
 For each worker count, a warm pool of this engine's plain-mode sub-engines chooses a move (fixed nodes per call) in
 the same positions, `--rounds` times; printed: seconds per MPC-MC move and the efficiency t(1) / (k * t(k)). Then
