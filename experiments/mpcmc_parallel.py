@@ -21,7 +21,7 @@ use_checkout()
 
 from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
 from mpcmc_engine.uci_process import EngineSpec, this_engine_command
-from mpcmc_engine.mpcmc.limits import CallLimit
+from mpcmc_engine.mpcmc.call_limits import CallLimit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.mpcmc.subengine import SubEngine

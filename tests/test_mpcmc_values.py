@@ -3,7 +3,7 @@
 import chess.engine
 import pytest
 
-from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds, parse_call_limit
+from mpcmc_engine.mpcmc.call_limits import CallLimit, auto_call_seconds, parse_call_limit
 from mpcmc_engine.mpcmc.values import DRAW, lost_in, value_of_outcome, value_of_score, won_in
 from mpcmc_engine.score_scale import centipawns_of, win_probability
 

@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from mpcmc_engine.mpcmc.limits import parse_call_limit
+from mpcmc_engine.mpcmc.call_limits import parse_call_limit
 from mpcmc_engine.mpcmc.rollout import MODES, TWO_STEP_RANKS, RolloutSettings
 from mpcmc_engine.uci_process import EngineSpec, parse_engine_command, parse_option, this_engine_command
 
