@@ -1,6 +1,6 @@
 """The Engine: the facade the UCI layer calls, from one command thread, for every command but `uci` and `quit`.
 
-It holds the options, the game (mpcmc_engine.uci.game), the search with its tables, the Syzygy tables and the MPC-MC
+It holds the options, the game (uci.game_state), the search with its tables, the Syzygy tables and the MPC-MC
 player, and runs at most one Job at a time on the search thread (mpcmc_engine.uci.job): a search (search_job), an
 MPC-MC decision (mpcmc_job), `go perft` or `bench`. It reports through a listener with four methods:
 `info(InfoReport)`, `bestmove(move_text | None, ponder_text | None)`, `error(text)` (sent as `info string error:
@@ -23,7 +23,7 @@ from mpcmc_engine.search.bench import BENCH_DEPTH
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
-from mpcmc_engine.uci.game import GameState
+from mpcmc_engine.uci.game_state import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
 from mpcmc_engine.uci.options import Options, plain_values
