@@ -23,7 +23,7 @@ from mpcmc_engine.score_scale import LICHESS_SCALE
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
-from mpcmc_engine.training.model import float_weights, integer_weights, values_and_gradients
+from mpcmc_engine.training.linear_model import float_weights, integer_weights, values_and_gradients
 from mpcmc_engine.training.pgn_games import read_pgn_games
 from mpcmc_engine.training.probes import MatchProbe, WacProbe
 from mpcmc_engine.training.records import TrainingRecord
