@@ -7,7 +7,7 @@ import pytest
 
 from mpcmc_engine.cli import main
 from mpcmc_engine.data import WAC
-from mpcmc_engine.tools.epd_suite import parse_point_scores, read_test_suite
+from mpcmc_engine.epd import parse_point_scores, read_test_suite
 
 STOCKFISH = "/usr/games/stockfish"
 needs_stockfish = pytest.mark.skipif(not os.path.exists(STOCKFISH), reason=f"Stockfish not found at {STOCKFISH}")

@@ -1,4 +1,4 @@
-"""The PyInstaller executable (build/build.py): instant first start from an empty cache, a short game, MPC-MC with
+"""The PyInstaller executable (packaging/build.py): instant first start from an empty cache, a short game, MPC-MC with
 `internal` sub-engines (the executable started with --plain). Slow: builds unless dist/ holds a fresh build.
 
 The same UCI suite as for the Python entry point runs against the executable with `pytest tests/test_uci.py
@@ -17,11 +17,11 @@ from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.slow
 
-_spec = importlib.util.spec_from_file_location("mpcmc_build", REPO_ROOT / "build" / "build.py")
+_spec = importlib.util.spec_from_file_location("mpcmc_build", REPO_ROOT / "packaging" / "build.py")
 builder = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(builder)
 EXECUTABLE = builder.executable_path(onefile=False)
-SOURCES = ("mpcmc_engine", "build")
+SOURCES = ("mpcmc_engine", "packaging")
 UCIOK_S, READYOK_S = 0.3, 1.0
 START_ATTEMPTS = 3  # start-up is timed on a shared machine: one quiet start out of three must meet the limits
 
@@ -37,11 +37,11 @@ def _build_is_fresh() -> bool:
 
 @pytest.fixture(scope="module")
 def executable():
-    """The onedir executable, built now (`build/build.py --no-checks`) unless the existing build is fresh."""
+    """The onedir executable, built now (`packaging/build.py --no-checks`) unless the existing build is fresh."""
     if not _build_is_fresh():
         if importlib.util.find_spec("PyInstaller") is None:
             pytest.skip('PyInstaller is not installed (pip install ".[build]"), and dist/ holds no fresh build')
-        subprocess.run([sys.executable, str(REPO_ROOT / "build" / "build.py"), "--no-checks"], check=True)
+        subprocess.run([sys.executable, str(REPO_ROOT / "packaging" / "build.py"), "--no-checks"], check=True)
     return str(EXECUTABLE)
 
 

@@ -9,8 +9,8 @@ import chess
 import chess.engine
 import pytest
 
-from mpcmc_engine.mpcmc.limits import parse_call_limit
-from mpcmc_engine.mpcmc.player import config_from_options
+from mpcmc_engine.mpcmc.call_limits import parse_call_limit
+from mpcmc_engine.mpcmc.config import config_from_options
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.uci_process import EngineSpec, this_engine_command

@@ -3,19 +3,18 @@
 import chess.engine
 import pytest
 
-from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds, parse_call_limit
-from mpcmc_engine.mpcmc.values import (
-    DRAW, centipawns_of, lost_in, probability_of_centipawns, value_of_outcome, value_of_score, won_in,
-)
+from mpcmc_engine.mpcmc.call_limits import CallLimit, auto_call_seconds, parse_call_limit
+from mpcmc_engine.mpcmc.values import DRAW, lost_in, value_of_outcome, value_of_score, won_in
+from mpcmc_engine.score_scale import centipawns_of, win_probability
 
 
 def test_lichess_formula():
-    assert probability_of_centipawns(0) == 0.5
+    assert win_probability(0) == 0.5
     # 50 + 50 * (2 / (1 + exp(-0.00368208 * 100)) - 1) = 59.10 %
-    assert probability_of_centipawns(100) == pytest.approx(0.59103, abs=1e-5)
-    assert probability_of_centipawns(-100) == pytest.approx(1 - 0.59103, abs=1e-5)
+    assert win_probability(100) == pytest.approx(0.59103, abs=1e-5)
+    assert win_probability(-100) == pytest.approx(1 - 0.59103, abs=1e-5)
     for cp in (-900, -35, 0, 12, 250, 3000):
-        assert centipawns_of(probability_of_centipawns(cp)) == cp
+        assert centipawns_of(win_probability(cp)) == cp
 
 
 def test_mates_are_certain_and_shorter_wins_are_better():

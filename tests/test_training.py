@@ -19,16 +19,16 @@ from mpcmc_engine.data import UNBALANCED_OPENINGS
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
 from mpcmc_engine.eval.weights import (WEIGHT_LIMIT, load_linear_weights, load_weights, material_only_weights,
                                       save_weights)
+from mpcmc_engine.score_scale import LICHESS_SCALE
 from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve import plot_curves, read_curve_csv, write_curve_csv
 from mpcmc_engine.training.generate import SourceConfig
-from mpcmc_engine.training.model import float_weights, integer_weights, values_and_gradients
+from mpcmc_engine.training.linear_model import float_weights, integer_weights, values_and_gradients
 from mpcmc_engine.training.pgn_games import read_pgn_games
 from mpcmc_engine.training.probes import MatchProbe, WacProbe
 from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td import eligibility_direction, game_update
 from mpcmc_engine.training.trainer import TrainSettings, train
-from mpcmc_engine.training.values import SCALE
 from tests.processes import default_sigint
 
 STOCKFISH = "/usr/games/stockfish"
@@ -83,7 +83,7 @@ def hand_values(vector, rows, phases):
     for row, phase in zip(rows, phases):
         share = phase / PHASE_MAX
         cp = sum(row[i] * (share * vector[i] + (1 - share) * vector[N_FEATURES + i]) for i in (0, 1))
-        value = sigmoid(SCALE * cp)
+        value = sigmoid(LICHESS_SCALE * cp)
         slope = value * (1 - value)
         gradient = {i: slope * share * row[i] for i in (0, 1)}
         gradient.update({N_FEATURES + i: slope * (1 - share) * row[i] for i in (0, 1)})
@@ -92,14 +92,14 @@ def hand_values(vector, rows, phases):
 
 
 def hand_step(values, gradients, result, lam, alpha):
-    """alpha * sum_t d_t * sum_{k<=t} lam^(t-k) grad_k, in centipawns (divided by SCALE)."""
+    """alpha * sum_t d_t * sum_{k<=t} lam^(t-k) grad_k, in centipawns (divided by LICHESS_SCALE)."""
     targets = values[1:] + [result]
     step = {}
     for t in range(len(values)):
         d = targets[t] - values[t]
         for k in range(t + 1):
             for index, g in gradients[k].items():
-                step[index] = step.get(index, 0.0) + alpha * d * lam ** (t - k) * g / SCALE
+                step[index] = step.get(index, 0.0) + alpha * d * lam ** (t - k) * g / LICHESS_SCALE
     return step
 
 

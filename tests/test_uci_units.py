@@ -7,12 +7,13 @@ import chess
 import pytest
 
 from mpcmc_engine.eval import eval_file
+from mpcmc_engine.search import timeman
+from mpcmc_engine.search.timeman import GoParams, plan
+from mpcmc_engine.uci import strength
 from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
 from mpcmc_engine.uci.format import InfoReport, divide_lines, format_bestmove, format_info, wdl_from_score
 from mpcmc_engine.uci.options import DEFAULT_EVALUATION, EMPTY, MPCMC_OPTIONS, OPTIONS, Options
 from mpcmc_engine.uci.tablebase import RootTablebase, best_moves
-from mpcmc_engine.uci import strength, timeman
-from mpcmc_engine.uci.timeman import GoParams, plan
 
 
 def test_parse_go_any_order_and_garbage():

@@ -3,7 +3,7 @@
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import (
-    BB_ALL, BISHOP, KING, KNIGHT, NOT_FILE_A, NOT_FILE_H, PAWN, QUEEN, ROOK, T_BETWEEN, T_BISHOP_MAGIC,
+    BISHOP, KING, KNIGHT, NOT_FILE_A, NOT_FILE_H, PAWN, QUEEN, ROOK, T_BETWEEN, T_BISHOP_MAGIC,
     T_BISHOP_MASK, T_BISHOP_OFFSET, T_BISHOP_SHIFT, T_KING, T_KNIGHT, T_LINE, T_PAWN_ATTACKS, T_ROOK_MAGIC,
     T_ROOK_MASK, T_ROOK_OFFSET, T_ROOK_SHIFT, WHITE,
 )
@@ -73,9 +73,3 @@ def attackers_of_colour(tab, bb, square, occupied, colour):
             | (king_attacks(tab, square) & pieces(bb, colour, KING))
             | (bishop_attacks(tab, square, occupied) & diagonal)
             | (rook_attacks(tab, square, occupied) & straight))
-
-
-@jit("boolean(uint64[::1], uint64[::1], int64, int64)")
-def square_attacked(tab, bb, square, colour):
-    """True when a piece of `colour` attacks `square` in the current position."""
-    return attackers_of_colour(tab, bb, square, bb[BB_ALL], colour) != 0

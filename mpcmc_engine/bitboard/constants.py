@@ -51,7 +51,6 @@ ST_SIZE = ST_UNDO + UNDO_SIZE * (MAX_GAME_PLY + 1)
 CASTLE_WHITE_KING, CASTLE_WHITE_QUEEN, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN = 0, 1, 2, 3
 
 # Moves: from | to << 6 | kind << 12 | (promotion type - KNIGHT) << 14. Castling is encoded king-takes-rook.
-MOVE_NONE = 0
 KIND_NORMAL, KIND_PROMOTION, KIND_EN_PASSANT, KIND_CASTLE = 0, 1, 2, 3
 MAX_MOVES = 256
 

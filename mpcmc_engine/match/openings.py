@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import chess
 import chess.pgn
 
-from mpcmc_engine.tools.epd_suite import read_epd_records
+from mpcmc_engine.epd import read_epd_records
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import time
 
 import ray
 
-from mpcmc_engine.mpcmc.player import RAY, split_address
+from mpcmc_engine.mpcmc.config import RAY, split_address
 
 JOIN_TIMEOUT_SECONDS = 5.0
 START_TIMEOUT_SECONDS = 60.0  # a Ray instance started here (its processes start on a possibly busy machine)

@@ -3,7 +3,7 @@ lacked (root moves not scored in time, sub-engine failures)."""
 
 import time
 
-from mpcmc_engine.mpcmc.limits import CallLimit
+from mpcmc_engine.mpcmc.call_limits import CallLimit
 
 DEFAULT_BUDGET_SECONDS = 1.0  # a `go` with no clock, movetime, nodes or depth
 DEADLINE_MARGIN_SECONDS = 0.05  # kept back from the hard deadline for stopping sub-engines and writing bestmove

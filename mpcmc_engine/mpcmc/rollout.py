@@ -24,7 +24,7 @@ from typing import Optional
 
 import chess
 
-from mpcmc_engine.mpcmc.limits import CallLimit, auto_call_seconds, least_seconds
+from mpcmc_engine.mpcmc.call_limits import CallLimit, auto_call_seconds, least_seconds
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.mpcmc.values import Value, value_of_outcome

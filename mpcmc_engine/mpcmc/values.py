@@ -1,19 +1,19 @@
 """One scale for every score: win probability from the side to move's view, mates certain and ordered by length.
 
-A `Value` is (probability, mate): probability in [0, 1] from the lichess formula
-`50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)` percent; a forced mate is probability 1 (or 0) and `mate` is
+A `Value` is (probability, mate): probability in [0, 1] of a centipawn score on lichess's logistic curve
+(mpcmc_engine.score_scale); a forced mate is probability 1 (or 0) and `mate` is
 MATE_HORIZON less the plies to it (negated for a loss), so that shorter wins and longer losses are better. Values
 compare as tuples, so `max` picks the best move. Plies are counted from the position the value belongs to;
 `later(plies)` moves a value that many plies down the tree (the root's view of a deeper position).
 """
 
-import math
 from typing import NamedTuple
 
 import chess
 import chess.engine
 
-LICHESS_SCALE = 0.00368208
+from mpcmc_engine.score_scale import centipawns_of, win_probability
+
 MATE_HORIZON = 1000
 
 
@@ -55,20 +55,6 @@ def lost_in(plies: int) -> Value:
     return Value(0.0, -(MATE_HORIZON - plies))
 
 
-def probability_of_centipawns(cp: float) -> float:
-    """Win probability (0..1) of a centipawn score, by the lichess formula."""
-    return 1.0 / (1.0 + math.exp(-LICHESS_SCALE * cp))
-
-
-def centipawns_of(probability: float) -> int:
-    """Inverse of probability_of_centipawns, clamped to +-10000 cp."""
-    if probability <= 0.0:
-        return -10000
-    if probability >= 1.0:
-        return 10000
-    return max(-10000, min(10000, round(-math.log(1.0 / probability - 1.0) / LICHESS_SCALE)))
-
-
 def value_of_score(score: chess.engine.Score) -> Value:
     """Value of an engine score given from the side to move's view (python-chess `Score`)."""
     mate = score.mate()
@@ -76,7 +62,7 @@ def value_of_score(score: chess.engine.Score) -> Value:
         return won_in(2 * mate - 1) if mate > 0 else lost_in(-2 * mate)  # mate 0: already mated
     centipawns = score.score()
     assert centipawns is not None  # a score that is not a mate has centipawns
-    return Value(probability_of_centipawns(centipawns))
+    return Value(win_probability(centipawns))
 
 
 def value_of_outcome(outcome: chess.Outcome, side: chess.Color, plies: int) -> Value:

@@ -15,7 +15,7 @@ from typing import List
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import BB_KEYS, ST_UNDO, U_MOVE, UNDO_SIZE
-from mpcmc_engine.mpcmc.values import LICHESS_SCALE, centipawns_of
+from mpcmc_engine.score_scale import LICHESS_SCALE, centipawns_of
 from mpcmc_engine.search.constants import C_HARD_DEADLINE, C_SOFT_DEADLINE, C_STOP, MATE_BOUND
 from mpcmc_engine.search.limits import SearchInfo, SearchLimits, SearchResult, uci_score
 from mpcmc_engine.search.mcts_tree import (

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from mpcmc_engine import score_scale
 from mpcmc_engine.bitboard.constants import MAX_GAME_PLY, MAX_MOVES, ST_PLY
 from mpcmc_engine.bitboard.makemove import make_move, unmake_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
@@ -90,10 +91,8 @@ U_SHIFT_11 = np.uint64(11)
 U_MULTIPLIER = np.uint64(2685821657736338717)
 
 
-@jit("float64(float64, float64)", inline="always")
-def win_probability(centipawns, scale):
-    """Win probability of a centipawn score (logistic with `scale` per centipawn)."""
-    return 1.0 / (1.0 + math.exp(-scale * centipawns))
+# score_scale.win_probability compiled: the win probability of a centipawn score at `scale` per centipawn
+win_probability = jit("float64(float64, float64)", inline="always")(score_scale.win_probability)
 
 
 @jit("int64(float64)", inline="always")

@@ -27,7 +27,7 @@ from mpcmc_engine.search.limits import (
 from mpcmc_engine.search.predicates import is_draw
 from mpcmc_engine.search.root import search_root
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
-from mpcmc_engine.uci.timeman import StabilityScale
+from mpcmc_engine.search.timeman import StabilityScale
 
 ASPIRATION_DEPTH = 4     # first depth searched with an aspiration window
 ASPIRATION_WINDOW = 25   # half-width of the first aspiration window, in centipawns

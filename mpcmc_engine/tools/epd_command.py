@@ -17,7 +17,7 @@ import chess
 import chess.engine
 from tqdm import tqdm
 
-from mpcmc_engine.tools.epd_suite import SuitePosition, read_test_suite
+from mpcmc_engine.epd import SuitePosition, read_test_suite
 from mpcmc_engine.uci_process import (
     START_ERRORS, EngineSpec, parse_engine_command, parse_option, play_within, start_engine, this_engine_command,
 )

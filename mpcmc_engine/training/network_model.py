@@ -20,7 +20,7 @@ from mpcmc_engine.eval.network_features import (
     INPUTS, MAX_PIECES, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket,
 )
 from mpcmc_engine.jit import jit
-from mpcmc_engine.training.values import SCALE
+from mpcmc_engine.score_scale import LICHESS_SCALE, win_probabilities, win_probability
 
 V_W1 = 0
 V_B1 = V_W1 + INPUTS * HIDDEN
@@ -28,7 +28,9 @@ V_W2 = V_B1 + HIDDEN
 OUTPUT_WIDTH = 2 * HIDDEN          # a bucket's output weights
 V_B2 = V_W2 + OUTPUT_BUCKETS * OUTPUT_WIDTH
 VECTOR_SIZE = V_B2 + OUTPUT_BUCKETS
-LOGISTIC = SCALE * OUTPUT_SCALE   # win probability = sigmoid(LOGISTIC * y)
+LOGISTIC = LICHESS_SCALE * OUTPUT_SCALE   # win probability = sigmoid(LOGISTIC * y)
+# score_scale.win_probability compiled, for the loss: the win probability of an output y at LOGISTIC per unit
+_win_probability = jit("float64(float64, float64)", inline="always")(win_probability)
 
 
 def initial_vector(seed: int) -> np.ndarray:
@@ -191,7 +193,7 @@ def loss_and_gradient(vector, inputs, targets, rows, gradient):
     total = 0.0
     for i in rows:
         y = _forward(vector, inputs[i], own, other)
-        p = 1.0 / (1.0 + np.exp(-LOGISTIC * y))
+        p = _win_probability(y, LOGISTIC)
         error = p - targets[i]
         total += error * error
         _backward(vector, inputs[i], own, other, 2.0 * error * p * (1.0 - p) * LOGISTIC / rows.shape[0], gradient)
@@ -219,10 +221,10 @@ def network_row_of(position):
 def network_values_and_gradients(vector: np.ndarray, inputs: np.ndarray, sides: np.ndarray):
     """(values, gradients): white's win probabilities of the positions (inputs rows, sides to move), shape (rows,),
     and their gradients with respect to the vector, shape (rows, VECTOR_SIZE): the network model's counterpart of
-    training/model.py's values_and_gradients, for the TD methods (training/td.py)."""
+    training/linear_model.py's values_and_gradients, for the TD methods (training/td.py)."""
     inputs = np.ascontiguousarray(inputs, dtype=np.int16)
     vector = np.ascontiguousarray(vector, dtype=np.float32)
-    mover = 1.0 / (1.0 + np.exp(-LOGISTIC * network_outputs(vector, inputs)))
+    mover = win_probabilities(network_outputs(vector, inputs), LOGISTIC)
     white = np.asarray(sides) == 0
     values = np.where(white, mover, 1.0 - mover)
     gradients = np.zeros((len(inputs), VECTOR_SIZE), dtype=np.float32)

@@ -20,11 +20,11 @@ from tqdm import tqdm
 from mpcmc_engine.atomic_files import write_atomically
 from mpcmc_engine.eval.network import save_network
 from mpcmc_engine.jit import jit
+from mpcmc_engine.score_scale import win_probabilities
 from mpcmc_engine.training.network_model import (
     LOGISTIC, VECTOR_SIZE, active_inputs, loss_and_gradient, network_outputs, quantize,
 )
 from mpcmc_engine.training.position_data import Positions
-from mpcmc_engine.training.values import win_probability
 
 ADAM_BETA1, ADAM_BETA2, ADAM_EPSILON = 0.9, 0.999, 1e-8
 
@@ -43,7 +43,7 @@ class NetworkTrainSettings:
 
 def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
     """The training target of each position: its search value mixed with its game's outcome."""
-    searched = win_probability(positions.score.astype(np.float64))
+    searched = win_probabilities(positions.score.astype(np.float64))
     outcome = (positions.result.astype(np.float64) + 1.0) / 2.0
     return ((1.0 - result_weight) * searched + result_weight * outcome).astype(np.float32)
 
@@ -130,7 +130,7 @@ def mean_loss(vector: np.ndarray, inputs: np.ndarray, targets: np.ndarray, rows:
     """The mean squared error of the win probabilities over `rows` (forward passes only)."""
     if len(rows) == 0:
         return float("nan")
-    predicted = 1.0 / (1.0 + np.exp(-LOGISTIC * network_outputs(vector, inputs[rows])))
+    predicted = win_probabilities(network_outputs(vector, inputs[rows]), LOGISTIC)
     return float(np.mean((predicted - targets[rows]) ** 2))
 
 

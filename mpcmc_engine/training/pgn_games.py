@@ -12,7 +12,8 @@ from pathlib import Path
 
 import chess.pgn
 
-from mpcmc_engine.training.values import RESULT_VALUES
+# a finished game's result as the trainer's value, the win probability for white its final position takes
+RESULT_VALUES = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 
 
 @dataclass(frozen=True)

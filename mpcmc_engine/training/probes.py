@@ -11,9 +11,9 @@ import random
 
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.data import UNBALANCED_OPENINGS, WAC
+from mpcmc_engine.epd import read_test_suite
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
-from mpcmc_engine.tools.epd_suite import read_test_suite
 from mpcmc_engine.match.openings import load_openings, scheduled
 from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
 from mpcmc_engine.match.tally import Tally

@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from mpcmc_engine.training import model, network_model
+from mpcmc_engine.training import linear_model, network_model
 
 METHODS = ("td-lambda", "td-leaf", "td-stem")
 LEAF_METHODS = ("td-leaf", "td-stem")
@@ -27,7 +27,7 @@ class Model(NamedTuple):
     apply_step: Callable
 
 
-LINEAR = Model(model.values_and_gradients, model.apply_step)
+LINEAR = Model(linear_model.values_and_gradients, linear_model.apply_step)
 NETWORK = Model(network_model.network_values_and_gradients, network_model.network_apply_step)
 
 

@@ -1,6 +1,6 @@
 """The words of UCI commands parsed into values: `go`, `position` and `setoption`. Standard library only."""
 
-from mpcmc_engine.uci.timeman import GoParams
+from mpcmc_engine.search.timeman import GoParams
 
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate", "perft")
 GO_FLAGS = ("infinite", "ponder")

@@ -1,6 +1,6 @@
 """The Engine: the facade the UCI layer calls, from one command thread, for every command but `uci` and `quit`.
 
-It holds the options, the game (mpcmc_engine.uci.game), the search with its tables, the Syzygy tables and the MPC-MC
+It holds the options, the game (uci.game_state), the search with its tables, the Syzygy tables and the MPC-MC
 player, and runs at most one Job at a time on the search thread (mpcmc_engine.uci.job): a search (search_job), an
 MPC-MC decision (mpcmc_job), `go perft` or `bench`. It reports through a listener with four methods:
 `info(InfoReport)`, `bestmove(move_text | None, ponder_text | None)`, `error(text)` (sent as `info string error:
@@ -16,16 +16,17 @@ from typing import Optional
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
-from mpcmc_engine.mpcmc.player import MpcmcPlayer, config_from_options
+from mpcmc_engine.mpcmc.config import config_from_options
+from mpcmc_engine.mpcmc.player import MpcmcPlayer
 from mpcmc_engine.mpcmc.subengine import SubEngineError
 from mpcmc_engine.search.bench import BENCH_DEPTH
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, parse_setoption
-from mpcmc_engine.uci.game import GameState
+from mpcmc_engine.uci.game_state import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
-from mpcmc_engine.uci.options import Options
+from mpcmc_engine.uci.options import Options, plain_values
 from mpcmc_engine.uci.search_job import SearchJob, root_moves
 from mpcmc_engine.uci.tablebase import RootTablebase
 from mpcmc_engine.uci.tool_jobs import BenchJob, PerftJob
@@ -99,7 +100,7 @@ class Engine:
 
     def configure_mpcmc(self, values: dict) -> None:
         """MPCMC_*: parse the MPC-MC settings (ValueError: nothing changes), then adopt them between moves."""
-        config = config_from_options(values)
+        config = config_from_options(plain_values(values))
         self.finish_search()
         self.mpcmc.configure(config)
 

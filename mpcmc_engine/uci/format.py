@@ -1,14 +1,17 @@
-"""Text of the engine's UCI output lines: `info`, `bestmove`, the `d` board. Standard library only.
+"""Text of the engine's UCI output lines: `info`, `bestmove`, the `d` board. Standard library only (score_scale is
+too).
 
 The WDL model (shown with UCI_ShowWDL) maps a centipawn score to win/draw/loss per mille with two logistic curves,
 as Stockfish does since 15.1 where +1.00 means a 50 % chance to win: win = 1000 / (1 + exp((100 - cp) / 50)),
-loss = 1000 / (1 + exp((100 + cp) / 50)), draw = 1000 - win - loss (0 cp: 119 / 762 / 119, +300 cp: 982 / 18 / 0).
-A mate score is 1000 0 0 for the side that mates, 0 0 1000 for the side that is mated.
+loss = 1000 / (1 + exp((100 + cp) / 50)) (score_scale.win_probability at 1/50 per centipawn), draw = 1000 - win -
+loss (0 cp: 119 / 762 / 119, +300 cp: 982 / 18 / 0). A mate score is 1000 0 0 for the side that mates, 0 0 1000
+for the side that is mated.
 """
 
-import math
 from dataclasses import dataclass
 from typing import Optional
+
+from mpcmc_engine.score_scale import win_probability
 
 WDL_EVEN_CP = 100
 WDL_SCALE_CP = 50
@@ -39,8 +42,8 @@ def wdl_from_score(score_kind: str, score: int) -> tuple:
     """(win, draw, loss) per mille for the side to move, from a UCI score (see the module's model)."""
     if score_kind == "mate":
         return (1000, 0, 0) if score > 0 else (0, 0, 1000)
-    win = round(1000 / (1 + math.exp(min(700.0, (WDL_EVEN_CP - score) / WDL_SCALE_CP))))
-    loss = round(1000 / (1 + math.exp(min(700.0, (WDL_EVEN_CP + score) / WDL_SCALE_CP))))
+    win = round(1000 * win_probability(score - WDL_EVEN_CP, 1 / WDL_SCALE_CP))
+    loss = round(1000 * win_probability(-score - WDL_EVEN_CP, 1 / WDL_SCALE_CP))
     return win, 1000 - win - loss, loss
 
 

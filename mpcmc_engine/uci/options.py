@@ -90,7 +90,7 @@ OPTIONS = (
     Option("Clear Hash", "button", on_change="clear_hash"),
 )
 
-# The MPC-MC meta layer's options (mpcmc_engine.mpcmc.player reads them); absent in `--plain` mode, so that an
+# The MPC-MC meta layer's options (mpcmc_engine.mpcmc.config reads them); absent in `--plain` mode, so that an
 # engine started as a sub-engine can never recurse into MPC-MC.
 MPCMC_OPTIONS = (
     Option("MPCMC", "combo", "off", choices=("off", "half", "one", "two"), on_change="configure_mpcmc"),
@@ -111,6 +111,11 @@ MPCMC_OPTIONS = (
     Option("MPCMC_MinCallMs", "spin", 0, 0, 10000, on_change="configure_mpcmc"),
     Option("UCI_ShowMPCMC", "check", False),
 )
+
+
+def plain_values(values: dict) -> dict:
+    """The option values with every EMPTY as "": what the layers below, which know no `<empty>`, are given."""
+    return {name: "" if value == EMPTY else value for name, value in values.items()}
 
 
 def declared_options(plain: bool) -> tuple:

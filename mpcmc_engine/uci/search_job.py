@@ -13,7 +13,7 @@ from mpcmc_engine.uci.format import InfoReport, wdl_from_score
 from mpcmc_engine.uci.job import MoveJob
 from mpcmc_engine.uci.strength import MATE_CP, choose_line, strength_for
 from mpcmc_engine.uci.tablebase import TablebaseError
-from mpcmc_engine.uci.timeman import plan
+from mpcmc_engine.search.timeman import plan
 
 BOUND_WORDS = {"exact": "", "lower": "lowerbound", "upper": "upperbound"}
 

@@ -11,6 +11,8 @@ import os
 import chess
 import chess.syzygy
 
+from mpcmc_engine.uci.options import EMPTY
+
 WIN, CURSED_WIN, DRAW, BLESSED_LOSS, LOSS = 2, 1, 0, -1, -2
 
 
@@ -27,11 +29,11 @@ class RootTablebase:
 
     @classmethod
     def open(cls, path: str) -> "RootTablebase":
-        """The tables in the directories of `path` (separated by os.pathsep); '' or '<empty>' gives none.
+        """The tables in the directories of `path` (separated by os.pathsep); '' or EMPTY gives none.
 
         Raise ValueError naming the problem (a missing directory, no table found); nothing stays open then.
         """
-        if path in ("", "<empty>"):
+        if path in ("", EMPTY):
             return cls()
         tablebase = chess.syzygy.Tablebase()
         try:

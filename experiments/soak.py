@@ -1,6 +1,6 @@
 """The soak test (issue 22): many games through the match runner, counting what must never happen.
 
-Usage: python bench/soak.py [--games N] [--mpcmc-games M] [--elo E] [--concurrency K] [--out DIR]
+Usage: python experiments/soak.py [--games N] [--mpcmc-games M] [--elo E] [--concurrency K] [--out DIR]
 
 Part a plays N games (default 1000) at 1+0.01 against Stockfish 15.1 limited with UCI_LimitStrength; part b plays M
 games (default 100) at 10+0.1 with MPC-MC on (one-step, internal sub-engines) against the same opponent. Both use

@@ -2,7 +2,7 @@
 pvs (nodes/s), mcts and mcts-rollout (simulations/s; for mcts also the quiescence nodes/s its simulations search),
 fresh tables. docs/MCTS.md quotes its figures.
 
-    python bench/mcts_speed.py [--seconds 1.0] [--positions 6] [--threads 1]
+    python experiments/mcts_speed.py [--seconds 1.0] [--positions 6] [--threads 1]
 """
 
 import argparse

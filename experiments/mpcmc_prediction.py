@@ -1,9 +1,9 @@
 """How often the true opponent of an MPC-MC cell played the reply MPC-MC's nominal opponent predicted.
 
-Usage: python bench/mpcmc_prediction.py CELL [CELL ...] [--out DIR] [--option NAME=VALUE ...]
+Usage: python experiments/mpcmc_prediction.py CELL [CELL ...] [--out DIR] [--option NAME=VALUE ...]
 
-For a cell (see `python bench/mpcmc_experiments.py --list`), every position of its PGN in which the base engine moved
-right after the MPC-MC engine is given to a fresh copy of the nominal opponent (the base engine with the cell's
+For a cell (see `python experiments/mpcmc_experiments.py --list`), every position of its PGN in which the base engine
+moved right after the MPC-MC engine is given to a fresh copy of the nominal opponent (the base engine with the cell's
 options, the same nodes or time per move, a clean hash: `ucinewgame` before each search, the game's history
 included), as the MPC-MC engine's nominal opponent saw it; printed: the share of the true opponent's replies that
 equal its prediction. In a deterministic cell with fixed nodes it should be all of them; a stochastic cell shows how
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     options = dict(args.option)
     for name in args.cells:
         if name not in EXPERIMENT.cells:
-            parser.error(f"unknown cell {name}; python bench/mpcmc_experiments.py --list shows them")
+            parser.error(f"unknown cell {name}; python experiments/mpcmc_experiments.py --list shows them")
         predicted, replies = agreement(name, Path(args.out), options)
         print(f"{name}: {predicted} of {replies} replies as predicted ({100 * predicted / max(replies, 1):.1f}%)")
     return 0

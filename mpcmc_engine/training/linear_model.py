@@ -2,15 +2,16 @@
 white-view win probability and its gradient; conversion to and from the engine's integer `Weights`.
 
 For feature counts f and phase p the model's score is cp = (p * f.mg + (PHASE_MAX - p) * f.eg) / PHASE_MAX (white's
-view; the engine rounds the same blend to integers) and its value is win_probability(cp). Gradients are taken with
-respect to the weights in logistic units (u = SCALE * w), so dV/du = V (1 - V) * f * taper fraction.
+view; the engine rounds the same blend to integers) and its value is win_probability(cp) (lichess's scale,
+mpcmc_engine.score_scale). Gradients are taken with respect to the weights in logistic units (u = LICHESS_SCALE * w),
+so dV/du = V (1 - V) * f * taper fraction.
 """
 
 import numpy as np
 
 from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
 from mpcmc_engine.eval.weights import WEIGHT_LIMIT, Weights
-from mpcmc_engine.training.values import SCALE, win_probability
+from mpcmc_engine.score_scale import LICHESS_SCALE, win_probabilities
 
 
 def float_weights(weights: Weights) -> np.ndarray:
@@ -40,7 +41,7 @@ def centipawns(vector: np.ndarray, counts: np.ndarray, phases: np.ndarray) -> np
 def values_and_gradients(vector: np.ndarray, counts: np.ndarray, phases: np.ndarray):
     """(values, gradients): win probabilities of the rows, shape (rows,), and their gradients with respect to the
     weights in logistic units, shape (rows, 2 * N_FEATURES)."""
-    values = win_probability(centipawns(vector, counts, phases))
+    values = win_probabilities(centipawns(vector, counts, phases))
     slope = values * (1.0 - values)
     shares = taper_fractions(phases) * slope[:, None]
     counts = counts.astype(np.float64)
@@ -51,4 +52,4 @@ def values_and_gradients(vector: np.ndarray, counts: np.ndarray, phases: np.ndar
 def apply_step(vector: np.ndarray, step_logistic: np.ndarray) -> np.ndarray:
     """The weights after a step given in logistic units (converted to centipawns), each kept within
     +-WEIGHT_LIMIT so that a diverging run still writes weights the engine loads."""
-    return np.clip(vector + step_logistic / SCALE, -WEIGHT_LIMIT, WEIGHT_LIMIT)
+    return np.clip(vector + step_logistic / LICHESS_SCALE, -WEIGHT_LIMIT, WEIGHT_LIMIT)

@@ -1,7 +1,7 @@
-"""Build the stand-alone executable with PyInstaller: `python build/build.py [--onefile] [--no-checks]`.
+"""Build the stand-alone executable with PyInstaller: `python packaging/build.py [--onefile] [--no-checks]`.
 
 Output: `dist/mpcmc-engine/mpcmc-engine` (onedir, the default) or `dist/mpcmc-engine-onefile` (`--onefile`);
-`.exe` on Windows. Work files go to build/work/. Nothing is installed: PyInstaller must already be importable
+`.exe` on Windows. Work files go to packaging/work/. Nothing is installed: PyInstaller must already be importable
 (`pip install ".[build]"`).
 
 Steps: (1) pre-build the numba cache by running the engine from the source tree through a UCI session that
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-HERE = REPO / "build"
+HERE = REPO / "packaging"
 WORK = HERE / "work"
 DIST = REPO / "dist"
 PACKAGES = ("mpcmc_engine",)
@@ -170,7 +170,7 @@ def run_session(engine: UciProcess, commands, timeout: float) -> list:
 
 
 def prebuild_cache(digest: str) -> Path:
-    """Compile every numba function for the generic CPU into a fresh cache under build/work; return the folder of
+    """Compile every numba function for the generic CPU into a fresh cache under packaging/work; return the folder of
     this source digest (bitboard/, search/, eval/ and tables.npy)."""
     cache_home = WORK / "numba-cache"
     shutil.rmtree(cache_home, ignore_errors=True)
@@ -192,7 +192,7 @@ def prebuild_cache(digest: str) -> Path:
 
 
 def run_pyinstaller(onefile: bool, cache: Path, digest: str) -> None:
-    """Bundle the engine with PyInstaller (the spec file and work files in build/work)."""
+    """Bundle the engine with PyInstaller (the spec file and work files in packaging/work)."""
     command = [sys.executable, "-m", "PyInstaller", str(HERE / "entry.py"),
                "--name", ONEFILE_NAME if onefile else ONEDIR_NAME, "--onefile" if onefile else "--onedir",
                "--noconfirm", "--log-level", "WARN",

@@ -1,15 +1,15 @@
 """The minimax-against-MCTS table of docs/RESULTS.md (issue 27): this engine's PVS search, its `mcts` (PUCT) and
 `mcts-rollout` (UCT with random playouts) modes and Stockfish 15.1, full and limited in strength, against each other.
 
-Usage: python bench/mcts_experiments.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
-       python bench/mcts_experiments.py --list
-       python bench/mcts_experiments.py --table [--out DIR]
+Usage: python experiments/mcts_experiments.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
+       python experiments/mcts_experiments.py --list
+       python experiments/mcts_experiments.py --table [--out DIR]
 
 Every cell is a match of engine 1 (the side the study expects to win) against engine 2 (`base` in the PGN: the
 search under study) from the paired openings of mpcmc_engine/data/openings/8moves_v3.pgn.gz, adjudicated when both
-engines' scores agree; see bench/match_cells.py for the files it writes. Both engines play at MOVETIME a move unless a
-cell gives the MCTS side a number of simulations instead (`go nodes N` counts simulations in the MCTS modes), or
-clocks (the ladder's cell).
+engines' scores agree; see experiments/match_cells.py for the files it writes. Both engines play at MOVETIME a move
+unless a cell gives the MCTS side a number of simulations instead (`go nodes N` counts simulations in the MCTS
+modes), or clocks (the ladder's cell).
 """
 
 import sys

@@ -1,9 +1,9 @@
 """The MPC-MC experiments of docs/RESULTS.md: each cell is a match of an MPC-MC engine against its base engine
 (a control cell: the base engine in another setting against itself; a head-to-head cell: two MPC-MC engines).
 
-Usage: python bench/mpcmc_experiments.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
-       python bench/mpcmc_experiments.py --list
-       python bench/mpcmc_experiments.py --table [--out DIR]
+Usage: python experiments/mpcmc_experiments.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
+       python experiments/mpcmc_experiments.py --list
+       python experiments/mpcmc_experiments.py --table [--out DIR]
 
 Every cell is played with `mpcmc-engine match` from the paired openings of mpcmc_engine/data/openings/4mvs_+90_+99.epd
 and writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the summary:
@@ -41,7 +41,7 @@ LINEAR = "EvalFile=<linear>"
 # UCI options of each engine, the same as base engine and as sub-engine
 ENGINE_OPTIONS = {INTERNAL: [LINEAR], STOCKFISH: ["Threads=1", "Hash=16"], ETHEREAL: ["Threads=1", "Hash=16"]}
 ENGINE_NAMES = {INTERNAL: "this engine", STOCKFISH: "Stockfish 15.1", ETHEREAL: "Ethereal 12"}
-# a timed call of an internal sub-engine searches for all of its time (player.INTERNAL_OPTIONS): so does the base
+# a timed call of an internal sub-engine searches for all of its time (mpcmc.config.INTERNAL_OPTIONS): so does the base
 # engine of a timed cell, its true opponent
 NO_MOVE_OVERHEAD = "Move Overhead=0"
 MpcmcCell = functools.partial(Cell, first_command=SELF)   # a cell whose engine 1 is this engine (with MPC-MC on)

@@ -1,6 +1,6 @@
 """Parallel efficiency of the MPC-MC worker pool, and the cost of one sub-engine call.
 
-Usage: python bench/mpcmc_parallel.py [--workers 1 2] [--positions N] [--nodes N] [--rounds R] [--mode one]
+Usage: python experiments/mpcmc_parallel.py [--workers 1 2] [--positions N] [--nodes N] [--rounds R] [--mode one]
 
 For each worker count, a warm pool of this engine's plain-mode sub-engines chooses a move (fixed nodes per call) in
 the same positions, `--rounds` times; printed: seconds per MPC-MC move and the efficiency t(1) / (k * t(k)). Then
@@ -21,7 +21,7 @@ use_checkout()
 
 from mpcmc_engine.data import UNBALANCED_OPENINGS as OPENINGS
 from mpcmc_engine.uci_process import EngineSpec, this_engine_command
-from mpcmc_engine.mpcmc.limits import CallLimit
+from mpcmc_engine.mpcmc.call_limits import CallLimit
 from mpcmc_engine.mpcmc.pool import WorkerPool
 from mpcmc_engine.mpcmc.rollout import Rollout, RolloutSettings
 from mpcmc_engine.mpcmc.subengine import SubEngine

@@ -1,4 +1,4 @@
-"""Bench scripts measure the checkout they live in, not whatever copy pip installed (`pip install .` copies the
+"""Experiment scripts measure the checkout they live in, not whatever copy pip installed (`pip install .` copies the
 package into site-packages, where it may be older than the checkout)."""
 
 import os

@@ -1,14 +1,14 @@
 """MPC-MC against its own base engine at equal wall time (issue 25, docs/RESULTS.md): both engines on the same clock,
 MPC-MC's sub-engine calls and its plain search paid out of its own time.
 
-Usage: python bench/mpcmc_equal_time.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
-       python bench/mpcmc_equal_time.py --list
-       python bench/mpcmc_equal_time.py --table [--out DIR]
+Usage: python experiments/mpcmc_equal_time.py CELL [CELL ...] [--games N] [--concurrency K] [--out DIR]
+       python experiments/mpcmc_equal_time.py --list
+       python experiments/mpcmc_equal_time.py --table [--out DIR]
 
 Every cell is a match of this engine with MPC-MC one-step on (two local workers, this engine in plain mode as
 evaluator and nominal opponent, `auto` per-call limits) against the plain engine (`base`), both with the shipped
 evaluation, from the paired openings of mpcmc_engine/data/openings/8moves_v3.pgn.gz under a clock, adjudicated
-when both engines' scores agree; see bench/match_cells.py for the files it writes. Play cells with
+when both engines' scores agree; see experiments/match_cells.py for the files it writes. Play cells with
 `--concurrency 1`: the MPC-MC engine's workers take both cores of a 2-core machine while it thinks.
 The `workersN` cells emulate a cluster of N workers on this machine's two: the base engine gets
 BASE_MOVETIME a move and MPC-MC N/2 times as long, the time its calls would take on N workers (the calls are

@@ -1,13 +1,13 @@
 """The cost of MPC-MC's sub-engine calls through Ray against the local pool, and the wall time per MPC-MC move.
 
-Usage: python bench/mpcmc_ray.py [--cluster ray|HOST:PORT] [--workers 1 2] [--positions N] [--nodes N] [--rounds R]
-                                 [--calls N]
+Usage: python experiments/mpcmc_ray.py [--cluster ray|HOST:PORT] [--workers 1 2] [--positions N] [--nodes N]
+                                       [--rounds R] [--calls N]
 
 Both backends in the same run, with this engine's plain-mode sub-engines:
 1. one call (`play` with a fresh hash, as the nominal opponent is called) at 1 node (almost all overhead) and at
    `--nodes`, `--calls` times, in the positions of 2 in turn, on a local SubEngine and through Ray (the opponent of
    a one-worker Ray pool): mean and median milliseconds, and the CPU time the engine's process spends per call;
-2. seconds per MPC-MC move (bench/mpcmc_parallel.py's: one-step, `--nodes` per call, the same positions) with each
+2. seconds per MPC-MC move (experiments/mpcmc_parallel.py's: one-step, `--nodes` per call, the same positions) with each
    of `--workers` on each backend;
 3. a projection, not a measurement, of the wall time per move on N workers of a cluster: calls per move / N x the
    mean time of one call through Ray at `--nodes`, plus the rest of a move (the one-worker Ray move less its calls).
