@@ -3,7 +3,7 @@ each searched move, `[TimeControl "BASE+INC"]`): games, score, time losses, the 
 the share of its clock it used (time spent over base plus the increments it received) and the searched moves below a
 depth while more than a given time was left. The figures of docs/BENCHMARKS.md's time-control table.
 
-    python experiments/clock_use.py docs/benchmarks/timecontrols/bullet-1+0.01-sf2000.pgn.gz --engine mpcmc-engine
+    python experiments/clock_use.py docs/benchmarks/timecontrols/1+0.01-sf2000.pgn.gz --engine mpcmc-engine
 """
 
 import argparse

@@ -2,13 +2,15 @@
 per-move limits; this module plays cells (resumably) and tabulates them. The experiment scripts
 (mpcmc_experiments.py, mcts_experiments.py) define their cells and run `main`.
 
-Every cell writes `DIR/CELL.pgn` (rerun the same command to resume or to add games) and `DIR/CELL.txt` (the command,
+Every cell writes `DIR/CELL.pgn` (rerun the same command to resume or to add games; the archived cells under docs/ are
+compressed, `CELL.pgn.gz`: gunzip one to resume it; tables read either) and `DIR/CELL.txt` (the command,
 the commit and shipped evaluation it was played with, and the summary: W-D-L, Elo with its 95% interval, LOS,
 pentanomial counts).
 """
 
 import argparse
 import contextlib
+import gzip
 import hashlib
 import io
 import os
@@ -117,10 +119,25 @@ def run_cell(experiment: Experiment, name, games, concurrency, out_dir: Path) ->
 SECONDS_IN_COMMENT = re.compile(r"(\d+\.\d+)s\b")
 
 
+def cell_pgn(out_dir: Path, name: str) -> Path:
+    """The PGN of cell `name` in `out_dir`: `CELL.pgn` while it is being played, else its archive `CELL.pgn.gz` (the
+    plain name when neither exists)."""
+    plain = out_dir / f"{name}.pgn"
+    archived = out_dir / f"{name}.pgn.gz"
+    return archived if archived.exists() and not plain.exists() else plain
+
+
+def open_pgn(pgn_path: Path):
+    """`pgn_path` opened for reading as text, decompressed when it ends in .gz."""
+    opener = gzip.open if pgn_path.suffix == ".gz" else open
+    return opener(pgn_path, "rt", encoding="utf-8")
+
+
 def seconds_per_move(pgn_path: Path) -> dict:
-    """{engine name: mean seconds per move} from the move comments of a match PGN (`{ score/depth 0.123s }`)."""
+    """{engine name: mean seconds per move} from the move comments of a match PGN (`{ score/depth 0.123s }`), plain
+    or .gz."""
     totals = {}
-    with open(pgn_path, encoding="utf-8") as handle:
+    with open_pgn(pgn_path) as handle:
         while (game := chess.pgn.read_game(handle)) is not None:
             for node in game.mainline():
                 found = SECONDS_IN_COMMENT.search(node.comment)
@@ -137,7 +154,7 @@ def table(experiment: Experiment, out_dir: Path) -> str:
             f"{experiment.second_label} |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, cell in experiment.cells.items():
-        summary, pgn = out_dir / f"{name}.txt", out_dir / f"{name}.pgn"
+        summary, pgn = out_dir / f"{name}.txt", cell_pgn(out_dir, name)
         if not summary.exists() or not pgn.exists():
             continue
         text = summary.read_text()

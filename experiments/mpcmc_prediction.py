@@ -27,7 +27,7 @@ use_checkout()
 from mpcmc_engine.tools import match_command
 from mpcmc_engine.match.game import move_limit
 from mpcmc_engine.uci_process import parse_option, play_within, start_engine
-from match_cells import match_arguments
+from match_cells import cell_pgn, match_arguments, open_pgn
 from mpcmc_experiments import EXPERIMENT
 
 REPLY_GRACE_S = 60.0  # a reply taking this much longer than its time limit counts as hung
@@ -47,7 +47,7 @@ def agreement(cell_name: str, out_dir: Path, options: dict) -> tuple:
     spec, limit = base_engine_of(cell_name, out_dir)
     predicted = replies = 0
     with start_engine(dataclasses.replace(spec, options={**spec.options, **options})) as opponent:
-        with open(out_dir / f"{cell_name}.pgn", encoding="utf-8") as handle:
+        with open_pgn(cell_pgn(out_dir, cell_name)) as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
                 base_color = chess.WHITE if game.headers["White"] == "base" else chess.BLACK
                 board = game.board()
