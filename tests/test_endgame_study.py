@@ -11,9 +11,9 @@ import pytest
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.endgame_study import (
-    EndgameGame, figures, perfect_player, random_start, run_study, search_player,
+    EndgameGame, figures, perfect_player, run_study, search_player,
 )
-from mpcmc_engine.training.endgame_table import dtm
+from mpcmc_engine.training.endgame_table import dtm, random_start
 
 COMMAND = [sys.executable, "-m", "mpcmc_engine", "endgame-study"]
 

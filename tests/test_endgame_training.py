@@ -17,8 +17,8 @@ from mpcmc_engine.match.openings import Opening
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.checkpoint import checkpoint_path
 from mpcmc_engine.training.endgame_stages import Stage, StagedRun, StudySettings, parse_stages, run_stages
-from mpcmc_engine.training.endgame_study import random_won_start, wilson_interval
-from mpcmc_engine.training.endgame_table import dtm
+from mpcmc_engine.training.endgame_study import wilson_interval
+from mpcmc_engine.training.endgame_table import dtm, random_won_start
 from mpcmc_engine.training.generate import GameGenerator, SourceConfig
 from mpcmc_engine.training.play import MAX_PLIES, selfplay_record
 from mpcmc_engine.training.records import RecordBuilder

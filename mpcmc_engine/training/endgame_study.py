@@ -17,7 +17,7 @@ import numpy as np
 
 from mpcmc_engine.bitboard.position import Position, ended_by_rules
 from mpcmc_engine.search.limits import SearchLimits
-from mpcmc_engine.training.endgame_table import STRONG, TABLE_SIZE, WEAK, best_move, board_at, build_table, dtm
+from mpcmc_engine.training.endgame_table import best_move, dtm, random_start
 
 Player = Callable[[chess.Board, Position], chess.Move]   # (the game's board, the same as a Position) -> its move
 
@@ -44,24 +44,6 @@ class EndgameFigures:
     wcr: Optional[float]
     we: Optional[float]
     lhs: Optional[float]
-
-
-def random_start(piece: int, attacking: bool, rng: random.Random) -> chess.Board:
-    """A legal K + `piece` v K position drawn uniformly: one won for the side to move when `attacking`, else one
-    lost (not yet mated) for it; the strong side's colour drawn too."""
-    values = build_table(piece)
-    side = STRONG if attacking else WEAK
-    half = TABLE_SIZE // 2
-    while True:
-        index = side * half + rng.randrange(half)
-        if values[index] > 0:
-            return board_at(piece, index, rng.choice(chess.COLORS))
-
-
-def random_won_start(piece: int, rng: random.Random) -> chess.Board:
-    """A legal K + `piece` v K position won for the strong side, drawn with `rng`: either side to move (the weak side
-    not yet mated), each side's colour drawn too (random_start)."""
-    return random_start(piece, rng.random() < 0.5, rng)
 
 
 def _ended(board: chess.Board, max_plies: int) -> bool:

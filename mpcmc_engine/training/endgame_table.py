@@ -1,4 +1,5 @@
-"""Exact distance-to-mate tables of K+R vs K and K+Q vs K, solved by retrograde iteration, and the perfect player.
+"""Exact distance-to-mate tables of K+R vs K and K+Q vs K, solved by retrograde iteration, the perfect player,
+and random won or lost starting positions (random_start: the endgame study's games, the TD trainer's `endgame` source).
 
 A table holds one int16 per index ((side to move * 64 + strong king) * 64 + strong piece) * 64 + weak king (squares
 0 = a1 .. 63 = h8, side to move STRONG or WEAK): the number of plies to mate with best play (the strong side mates
@@ -15,6 +16,7 @@ in at most n - 1 plies, exactly n - 1 for one of them), until two passes mark no
 """
 
 import functools
+import random
 
 import chess
 import numpy as np
@@ -217,3 +219,21 @@ def board_at(piece: int, index: int, strong_colour: chess.Color = chess.WHITE) -
                          weak_king: chess.Piece(chess.KING, not strong_colour)})
     board.turn = strong_colour if side == STRONG else not strong_colour
     return board
+
+
+def random_start(piece: int, attacking: bool, rng: random.Random) -> chess.Board:
+    """A legal K + `piece` v K position drawn uniformly: one won for the side to move when `attacking`, else one
+    lost (not yet mated) for it; the strong side's colour drawn too."""
+    values = build_table(piece)
+    side = STRONG if attacking else WEAK
+    half = TABLE_SIZE // 2
+    while True:
+        index = side * half + rng.randrange(half)
+        if values[index] > 0:
+            return board_at(piece, index, rng.choice(chess.COLORS))
+
+
+def random_won_start(piece: int, rng: random.Random) -> chess.Board:
+    """A legal K + `piece` v K position won for the strong side, drawn with `rng`: either side to move (the weak side
+    not yet mated), each side's colour drawn too (random_start)."""
+    return random_start(piece, rng.random() < 0.5, rng)

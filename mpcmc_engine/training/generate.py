@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mpcmc_engine.match.openings import Opening, load_openings
-from mpcmc_engine.training.endgame_study import random_won_start
-from mpcmc_engine.training.endgame_table import PIECES
+from mpcmc_engine.training.endgame_table import PIECES, random_won_start
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
 from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.training.trainable import trainable_of
