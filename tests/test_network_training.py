@@ -19,7 +19,7 @@ from mpcmc_engine.eval.network import (
     FORMAT, HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
 )
 from mpcmc_engine.eval.network_features import MAX_PIECES, OUTPUT_BUCKETS, output_bucket
-from mpcmc_engine.training.checkpoint import checkpoint_path, load_checkpoint
+from mpcmc_engine.training.td.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.network_model import (
     LOGISTIC, OUTPUT_WIDTH, V_B1, V_B2, V_W1, V_W2, active_inputs, dequantize, initial_vector,
     loss_and_gradient, network_outputs, network_row_of, network_values_and_gradients, output_gradients, quantize,
@@ -32,8 +32,8 @@ from mpcmc_engine.training.position_data import Positions, load_positions, write
 from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
 from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.relabelling import board_of
-from mpcmc_engine.training.td import NETWORK, game_update
-from mpcmc_engine.training.trainer import train
+from mpcmc_engine.training.td.updates import NETWORK, game_update
+from mpcmc_engine.training.td.trainer import train
 from tests.processes import default_sigint, live_children, wait_gone
 from tests.test_eval import random_boards
 from tests.test_training import pgn_settings

@@ -49,10 +49,10 @@ def run(args) -> int:
     """Train and measure stage by stage; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated
     and INTERRUPTED (130) on Ctrl-C or SIGTERM (rerunning the same command continues)."""
     from mpcmc_engine.eval.eval_file import load_evaluation
-    from mpcmc_engine.training.curve import write_curve_csv
+    from mpcmc_engine.training.td.learning_curve import write_curve_csv
     from mpcmc_engine.training.endgame_curve import plot_endgame_curves
     from mpcmc_engine.training.endgame_stages import StagedRun, StudySettings, parse_stages, run_stages
-    from mpcmc_engine.training.generate import GameError
+    from mpcmc_engine.training.td.generate import GameError
 
     def fail(message: str, status: int = 2) -> int:
         print(f"mpcmc-engine endgame-train: error: {message}", file=sys.stderr)

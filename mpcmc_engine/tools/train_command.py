@@ -7,8 +7,8 @@ import sys
 
 from mpcmc_engine.eval.weights import material_only_weights
 from mpcmc_engine.training.endgame_table import PIECES
-from mpcmc_engine.training.generate import SourceConfig
-from mpcmc_engine.training.trainer import CHECKPOINT_EVERY
+from mpcmc_engine.training.td.generate import SourceConfig
+from mpcmc_engine.training.td.trainer import CHECKPOINT_EVERY
 from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
@@ -94,7 +94,7 @@ def _check(args) -> str:
 def _probe(args, initial):
     """The learning curve's probe that the --curve-* arguments ask for (the match's reference: `initial`)."""
     from mpcmc_engine.data import UNBALANCED_OPENINGS, WAC
-    from mpcmc_engine.training.probes import MatchProbe, WacProbe
+    from mpcmc_engine.training.td.probes import MatchProbe, WacProbe
 
     if args.curve_measure == "wac":
         return WacProbe(args.curve_suite or WAC, args.curve_positions, args.curve_nodes or 20000)
@@ -106,12 +106,12 @@ def run(args) -> int:
     """Train and write the evaluation; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated and
     INTERRUPTED (130) on Ctrl-C or SIGTERM (both after writing the checkpoint, from which --resume continues)."""
     from mpcmc_engine.eval.eval_file import load_evaluation
-    from mpcmc_engine.training.checkpoint import checkpoint_path
-    from mpcmc_engine.training.generate import GameError
-    from mpcmc_engine.training.pgn_games import read_pgn_games
-    from mpcmc_engine.training.td import LEAF_METHODS
-    from mpcmc_engine.training.trainable import trainable_of
-    from mpcmc_engine.training.trainer import TrainSettings, train
+    from mpcmc_engine.training.td.checkpoint import checkpoint_path
+    from mpcmc_engine.training.td.generate import GameError
+    from mpcmc_engine.training.td.pgn_games import read_pgn_games
+    from mpcmc_engine.training.td.updates import LEAF_METHODS
+    from mpcmc_engine.training.td.trainable import trainable_of
+    from mpcmc_engine.training.td.trainer import TrainSettings, train
 
     problem = _check(args)
     try:

@@ -221,7 +221,7 @@ def network_row_of(position):
 def network_values_and_gradients(vector: np.ndarray, inputs: np.ndarray, sides: np.ndarray):
     """(values, gradients): white's win probabilities of the positions (inputs rows, sides to move), shape (rows,),
     and their gradients with respect to the vector, shape (rows, VECTOR_SIZE): the network model's counterpart of
-    training/linear_model.py's values_and_gradients, for the TD methods (training/td.py)."""
+    training/td/linear_model.py's values_and_gradients, for the TD methods (training/td/updates.py)."""
     inputs = np.ascontiguousarray(inputs, dtype=np.int16)
     vector = np.ascontiguousarray(vector, dtype=np.float32)
     mover = win_probabilities(network_outputs(vector, inputs), LOGISTIC)

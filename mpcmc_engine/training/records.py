@@ -2,8 +2,8 @@
 
 `TrainingRecord` rows are indexed by ply t: the position before move t and the leaf of the principal variation
 searched from it (only for TD-Leaf/TD-Stem), each as a model's row and its aux value: white-view feature counts and
-phase for the linear model, network inputs and side to move for the network (training/td.py's Model). `result` is the
-game's value for white.
+phase for the linear model, network inputs and side to move for the network (training/td/updates.py's Model).
+`result` is the game's value for white.
 """
 
 from dataclasses import dataclass

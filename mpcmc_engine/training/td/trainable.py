@@ -2,7 +2,7 @@
 TD model (values and gradients of record rows, the step), the record rows of a position, the conversions between the
 engine's integer evaluation and the trainer's float vector, how it is written, and the layout a checkpoint must share.
 
-- `linear`: the linear weights (eval/weights.py), float vector [mg, eg] in centipawns (training/linear_model.py);
+- `linear`: the linear weights (eval/weights.py), float vector [mg, eg] in centipawns (training/td/linear_model.py);
 - `network`: the NNUE-style network (eval/network.py), float vector of the float twin (training/network_model.py).
 """
 
@@ -12,7 +12,8 @@ from mpcmc_engine.eval.features import LAYOUT
 from mpcmc_engine.eval.network import HIDDEN, Network, save_network
 from mpcmc_engine.eval.network_features import INPUTS
 from mpcmc_engine.eval.weights import Weights, save_weights
-from mpcmc_engine.training import linear_model, network_model, td
+from mpcmc_engine.training import network_model
+from mpcmc_engine.training.td import linear_model, updates
 from mpcmc_engine.training.records import features_of
 
 
@@ -21,7 +22,7 @@ class Trainable(NamedTuple):
 
     name: str
     kind: type                  # the engine's evaluation class
-    td_model: td.Model
+    td_model: updates.Model
     row_of: Callable            # row_of(position) -> (record row, aux)
     to_vector: Callable         # to_vector(evaluation) -> float vector
     to_evaluation: Callable     # to_evaluation(vector, provenance) -> the engine's evaluation
@@ -29,9 +30,9 @@ class Trainable(NamedTuple):
     layout: list                # what a checkpoint of this kind records and must match on --resume
 
 
-LINEAR = Trainable("linear", Weights, td.LINEAR, features_of, linear_model.float_weights, linear_model.integer_weights,
-                   save_weights, [list(block) for block in LAYOUT])
-NETWORK = Trainable("network", Network, td.NETWORK, network_model.network_row_of, network_model.dequantize,
+LINEAR = Trainable("linear", Weights, updates.LINEAR, features_of, linear_model.float_weights,
+                   linear_model.integer_weights, save_weights, [list(block) for block in LAYOUT])
+NETWORK = Trainable("network", Network, updates.NETWORK, network_model.network_row_of, network_model.dequantize,
                     network_model.quantize, save_network, ["network", INPUTS, HIDDEN])
 TRAINABLES = {trainable.name: trainable for trainable in (LINEAR, NETWORK)}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from mpcmc_engine.atomic_files import write_text_atomically
-from mpcmc_engine.training.trainable import TRAINABLES
+from mpcmc_engine.training.td.trainable import TRAINABLES
 
 CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"
 
@@ -19,7 +19,7 @@ CHECKPOINT_FORMAT = "mpcmc-engine training checkpoint 1"
 class TrainerState:
     """Everything a run needs to continue exactly where it stopped."""
 
-    vector: np.ndarray              # the trained model's float vector (training/trainable.py)
+    vector: np.ndarray              # the trained model's float vector (training/td/trainable.py)
     games_done: int
     rng_state: Mapping              # numpy Generator.bit_generator.state
     settings: dict                  # run settings that must match on resume, "model" among them

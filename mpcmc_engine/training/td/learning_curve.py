@@ -1,9 +1,10 @@
 """The learning curve: rows of (games trained, a probe's strength measure, mean |TD error| since the last row),
 written as CSV and plotted (matplotlib, Agg) against games trained; several runs' CSVs can share one plot.
-The measures (training/probes.py): `match`, the Elo of the weights against the run's starting weights in a
+The measures (training/td/probes.py): `match`, the Elo of the weights against the run's starting weights in a
 fixed-node match, and `wac`, WAC positions solved at fixed nodes.
 
-Run `python -m mpcmc_engine.training.curve RUN.csv ... --out PNG` to plot runs together (labels: the CSV stems).
+Run `python -m mpcmc_engine.training.td.learning_curve RUN.csv ... --out PNG` to plot runs together (labels: the
+CSV stems).
 """
 
 import argparse

@@ -13,7 +13,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from mpcmc_engine.training import linear_model, network_model
+from mpcmc_engine.training import network_model
+from mpcmc_engine.training.td import linear_model
 
 METHODS = ("td-lambda", "td-leaf", "td-stem")
 LEAF_METHODS = ("td-leaf", "td-stem")

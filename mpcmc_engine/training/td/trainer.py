@@ -1,6 +1,6 @@
 """The training loop: games generated in batches (in parallel), TD updates applied in game order, progress bar,
 checkpoints, learning curve, final (optionally averaged) weights: of the linear evaluation or of the network
-(training/trainable.py, settings.model).
+(training/td/trainable.py, settings.model).
 
 Game i's seed is drawn from the run's numpy Generator in game order and batches end at fixed game counts (multiples of
 BATCH_GAMES, of --checkpoint-every and of --curve-every), so the weights after N games depend only on the seed and
@@ -19,11 +19,11 @@ from tqdm import tqdm
 
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
-from mpcmc_engine.training.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
-from mpcmc_engine.training.curve import plot_curves, write_curve_csv
-from mpcmc_engine.training.generate import GamePool, SourceConfig
-from mpcmc_engine.training.td import game_update
-from mpcmc_engine.training.trainable import TRAINABLES, Trainable
+from mpcmc_engine.training.td.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
+from mpcmc_engine.training.td.learning_curve import plot_curves, write_curve_csv
+from mpcmc_engine.training.td.generate import GamePool, SourceConfig
+from mpcmc_engine.training.td.updates import game_update
+from mpcmc_engine.training.td.trainable import TRAINABLES, Trainable
 
 BATCH_GAMES = 8   # games generated with the same weights before their updates are applied
 CHECKPOINT_EVERY = 500  # default games between checkpoints
@@ -73,7 +73,7 @@ def train(settings: TrainSettings, initial: Weights | Network, resume: bool = Fa
           log=print) -> Weights | Network:
     """Train the settings.model evaluation from `initial` (of that kind; raise ValueError otherwise), or from the
     checkpoint when `resume`, for settings.games games in all; write it to settings.out (and checkpoints, curve
-    CSV/PNG when asked); return the final evaluation. `probe` (training/probes.py: measure(evaluation) -> dict)
+    CSV/PNG when asked); return the final evaluation. `probe` (training/td/probes.py: measure(evaluation) -> dict)
     measures the learning curve. Whatever exception stops the run (KeyboardInterrupt, GameError, ...) propagates
     after the checkpoint of the last complete batch is written."""
     trainable = TRAINABLES[settings.model]
