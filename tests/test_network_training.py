@@ -25,13 +25,13 @@ from mpcmc_engine.training.network_model import (
     loss_and_gradient, network_outputs, network_row_of, network_values_and_gradients, output_gradients, quantize,
     widened,
 )
-from mpcmc_engine.training.network_trainer import (
+from mpcmc_engine.training.network.trainer import (
     NetworkTrainSettings, TrainerCheckpoint, checkpoint_file, save_trainer_checkpoint, split, train_network,
 )
-from mpcmc_engine.training.position_data import Positions, load_positions, write_chunk
-from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
+from mpcmc_engine.training.network.position_data import Positions, load_positions, write_chunk
+from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions
 from mpcmc_engine.training.records import TrainingRecord
-from mpcmc_engine.training.relabelling import board_of
+from mpcmc_engine.training.network.relabelling import board_of
 from mpcmc_engine.training.td.updates import NETWORK, game_update
 from mpcmc_engine.training.td.trainer import train
 from tests.processes import default_sigint, live_children, wait_gone

@@ -11,9 +11,9 @@ import pytest
 from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.training.position_data import chunk_path, read_chunk, write_chunk
-from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions
-from mpcmc_engine.training.relabelling import position_of, relabelled
+from mpcmc_engine.training.network.position_data import chunk_path, read_chunk, write_chunk
+from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions
+from mpcmc_engine.training.network.relabelling import position_of, relabelled
 from tests.test_eval import random_boards
 
 

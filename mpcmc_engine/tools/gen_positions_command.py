@@ -5,7 +5,7 @@ import sys
 
 from tqdm import tqdm
 
-from mpcmc_engine.training.position_generation import GenerationSettings, generate_positions, missing_chunks
+from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions, missing_chunks
 from mpcmc_engine.tools.interruption import INTERRUPTED
 
 

@@ -5,8 +5,8 @@ import sys
 
 from tqdm import tqdm
 
-from mpcmc_engine.training.position_data import chunk_files
-from mpcmc_engine.training.relabelling import RelabelSettings, missing_relabels, relabel_positions
+from mpcmc_engine.training.network.position_data import chunk_files
+from mpcmc_engine.training.network.relabelling import RelabelSettings, missing_relabels, relabel_positions
 from mpcmc_engine.tools.interruption import INTERRUPTED
 
 

@@ -5,7 +5,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from mpcmc_engine.training.network_trainer import NetworkTrainSettings
+from mpcmc_engine.training.network.trainer import NetworkTrainSettings
 from mpcmc_engine.tools.interruption import INTERRUPTED
 
 CURVE_SUFFIXES = (".png",)
@@ -43,10 +43,10 @@ def run(args) -> int:
     when interrupted (Ctrl-C, SIGTERM)."""
     from mpcmc_engine.eval.network import load_network
     from mpcmc_engine.training.td.learning_curve import write_curve_csv
-    from mpcmc_engine.training.network_curve import plot_network_curve
+    from mpcmc_engine.training.network.loss_curve import plot_network_curve
     from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
-    from mpcmc_engine.training.network_trainer import checkpoint_file, train_network
-    from mpcmc_engine.training.position_data import load_positions
+    from mpcmc_engine.training.network.trainer import checkpoint_file, train_network
+    from mpcmc_engine.training.network.position_data import load_positions
 
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0 or not 0 <= args.result_weight <= 1 \
             or not 0 <= args.validation < 1:

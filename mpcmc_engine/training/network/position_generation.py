@@ -1,5 +1,5 @@
 """Generating the neural trainer's data: self-play games of our search whose quiet positions are kept with the
-search's score and the game's result (format in mpcmc_engine.training.position_data).
+search's score and the game's result (format in mpcmc_engine.training.network.position_data).
 
 Chunk `index` holds games [index * games_per_chunk, (index + 1) * games_per_chunk), each played from an opening and
 a seed drawn from a generator seeded by (run seed, chunk index): a chunk's content depends only on the settings and
@@ -18,9 +18,9 @@ from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.search.predicates import is_tactical
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.training.chunk_workers import run_chunks
+from mpcmc_engine.training.network.chunk_workers import run_chunks
 from mpcmc_engine.training.play import selfplay_record
-from mpcmc_engine.training.position_data import Positions, chunk_path, clipped_score, concatenated, write_chunk
+from mpcmc_engine.training.network.position_data import Positions, chunk_path, clipped_score, concatenated, write_chunk
 
 OPENINGS_READ = 20000   # openings read from a PGN book
 SEARCH_HASH_MB = 16

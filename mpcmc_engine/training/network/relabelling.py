@@ -17,11 +17,11 @@ import numpy as np
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.training.chunk_workers import run_chunks
-from mpcmc_engine.training.position_data import (
+from mpcmc_engine.training.network.chunk_workers import run_chunks
+from mpcmc_engine.training.network.position_data import (
     Positions, chunk_files, chunk_index, chunk_path, clipped_score, read_chunk, write_chunk,
 )
-from mpcmc_engine.training.position_generation import is_quiet, playing_searcher
+from mpcmc_engine.training.network.position_generation import is_quiet, playing_searcher
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from mpcmc_engine.score_scale import win_probabilities
 from mpcmc_engine.training.network_model import (
     LOGISTIC, VECTOR_SIZE, active_inputs, loss_and_gradient, network_outputs, quantize,
 )
-from mpcmc_engine.training.position_data import Positions
+from mpcmc_engine.training.network.position_data import Positions
 
 ADAM_BETA1, ADAM_BETA2, ADAM_EPSILON = 0.9, 0.999, 1e-8
 
