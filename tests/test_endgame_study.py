@@ -10,7 +10,7 @@ import pytest
 
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.training.endgame_study import (
+from mpcmc_engine.training.endgame.study import (
     EndgameGame, figures, perfect_player, run_study, search_player,
 )
 from mpcmc_engine.training.endgame_table import dtm, random_start

@@ -1,11 +1,11 @@
 """`mpcmc-engine endgame-study`: our search against the perfect player in K+R v K or K+Q v K, with the study's
-figures WCR, WE and LHS (training/endgame_study.py)."""
+figures WCR, WE and LHS (training/endgame/study.py)."""
 
 import sys
 
 from tqdm import tqdm
 
-from mpcmc_engine.training.endgame_study import EndgameFigures, figures, run_study, search_player
+from mpcmc_engine.training.endgame.study import EndgameFigures, figures, run_study, search_player
 from mpcmc_engine.training.endgame_table import PIECES
 
 SEARCH_HASH_MB = 16

@@ -1,6 +1,6 @@
 """`mpcmc-engine endgame-train`: a TD method trained on KRK or KQK in stages with their own hyper-parameters, measured
 against the perfect player after each stage (WCR, WE, LHS); the learning curve as CSV and PNG
-(training/endgame_stages.py, training/endgame_curve.py)."""
+(training/endgame/stages.py, training/endgame/stage_curve.py)."""
 
 import shlex
 import sys
@@ -50,8 +50,8 @@ def run(args) -> int:
     and INTERRUPTED (130) on Ctrl-C or SIGTERM (rerunning the same command continues)."""
     from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.training.td.learning_curve import write_curve_csv
-    from mpcmc_engine.training.endgame_curve import plot_endgame_curves
-    from mpcmc_engine.training.endgame_stages import StagedRun, StudySettings, parse_stages, run_stages
+    from mpcmc_engine.training.endgame.stage_curve import plot_endgame_curves
+    from mpcmc_engine.training.endgame.stages import StagedRun, StudySettings, parse_stages, run_stages
     from mpcmc_engine.training.td.generate import GameError
 
     def fail(message: str, status: int = 2) -> int:

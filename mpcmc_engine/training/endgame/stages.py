@@ -1,6 +1,6 @@
 """Staged endgame training: a TD method trained on one ending (source `endgame`) in stages, each with its own games,
 alpha, lambda and nodes and starting from the previous stage's weights, and measured after each stage (and before
-the first) against the perfect player (endgame_study): the rows of the learning curve.
+the first) against the perfect player (endgame/study.py): the rows of the learning curve.
 
 A stage's weights go to DIR/METHOD-ENDING-stageK.json (its checkpoint beside it) and its measurement to
 ...-stageK.study.json, so a run that is stopped and started again resumes the stage it was in (from the checkpoint)
@@ -18,7 +18,7 @@ from tqdm import tqdm
 from mpcmc_engine.atomic_files import write_text_atomically
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.td.checkpoint import checkpoint_path
-from mpcmc_engine.training.endgame_study import figures, run_study, search_player, wilson_interval
+from mpcmc_engine.training.endgame.study import figures, run_study, search_player, wilson_interval
 from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.td.generate import SourceConfig
 from mpcmc_engine.training.td.updates import LEAF_METHODS

@@ -1,7 +1,7 @@
-"""The staged endgame run's learning curve (training/endgame_stages.py rows): WCR with its 95 % Wilson band, WE and
+"""The staged endgame run's learning curve (training/endgame/stages.py rows): WCR with its 95 % Wilson band, WE and
 LHS against the stage, plotted (matplotlib, Agg) for one or several runs.
 
-Run `python -m mpcmc_engine.training.endgame_curve RUN.csv ... --out PNG` to plot runs together (labels: the CSV
+Run `python -m mpcmc_engine.training.endgame.stage_curve RUN.csv ... --out PNG` to plot runs together (labels: the CSV
 stems).
 """
 
