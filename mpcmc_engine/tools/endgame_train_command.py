@@ -49,7 +49,7 @@ def run(args) -> int:
     """Train and measure stage by stage; 0 on success, 2 on bad arguments or files, 1 when a game cannot be generated
     and INTERRUPTED (130) on Ctrl-C or SIGTERM (rerunning the same command continues)."""
     from mpcmc_engine.eval.eval_file import load_evaluation
-    from mpcmc_engine.training.td.learning_curve import write_curve_csv
+    from mpcmc_engine.training.curve_csv import write_curve_csv
     from mpcmc_engine.training.endgame.stage_curve import plot_endgame_curves
     from mpcmc_engine.training.endgame.stages import StagedRun, StudySettings, parse_stages, run_stages
     from mpcmc_engine.training.td.generate import GameError

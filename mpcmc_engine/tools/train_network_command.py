@@ -42,7 +42,7 @@ def run(args) -> int:
     """Train and write the network; 2 with a one-line message on bad settings or unusable files, INTERRUPTED (130)
     when interrupted (Ctrl-C, SIGTERM)."""
     from mpcmc_engine.eval.network import load_network
-    from mpcmc_engine.training.td.learning_curve import write_curve_csv
+    from mpcmc_engine.training.curve_csv import write_curve_csv
     from mpcmc_engine.training.network.loss_curve import plot_network_curve
     from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
     from mpcmc_engine.training.network.trainer import checkpoint_file, train_network

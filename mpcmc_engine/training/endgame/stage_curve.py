@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from mpcmc_engine.atomic_files import write_atomically
-from mpcmc_engine.training.td.learning_curve import read_curve_csv
+from mpcmc_engine.training.curve_csv import read_curve_csv
 
 # panels: (row field, y label)
 PANELS = (("wcr", "WCR: won / attacking games (95% band)"), ("we", "WE: distance to mate / plies (won games)"),

@@ -1,5 +1,6 @@
-"""The learning curve: rows of (games trained, a probe's strength measure, mean |TD error| since the last row),
-written as CSV and plotted (matplotlib, Agg) against games trained; several runs' CSVs can share one plot.
+"""The TD trainer's learning curve: rows of (games trained, a probe's strength measure, mean |TD error| since the
+last row), written as CSV (training/curve_csv.py) and plotted (matplotlib, Agg) against games trained; several runs'
+CSVs can share one plot.
 The measures (training/td/probes.py): `match`, the Elo of the weights against the run's starting weights in a
 fixed-node match, and `wac`, WAC positions solved at fixed nodes.
 
@@ -8,31 +9,11 @@ CSV stems).
 """
 
 import argparse
-import csv
-import io
 import math
 from pathlib import Path
 
-from mpcmc_engine.atomic_files import write_atomically, write_text_atomically
-
-INTEGER_FIELDS = ("games", "wac_solved", "wac_total", "match_games")
-
-
-def write_curve_csv(rows: list, path) -> None:
-    """Write the curve rows (dicts with the same keys: `games`, a probe's fields, `mean_abs_td`) as CSV,
-    atomically."""
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else ["games"])
-    writer.writeheader()
-    writer.writerows(rows)
-    write_text_atomically(path, text.getvalue())
-
-
-def read_curve_csv(path) -> list:
-    """The rows of a curve CSV, numbers converted (counts to int, the rest to float)."""
-    with open(path) as handle:
-        return [{key: int(value) if key in INTEGER_FIELDS else float(value) for key, value in row.items()}
-                for row in csv.DictReader(handle)]
+from mpcmc_engine.atomic_files import write_atomically
+from mpcmc_engine.training.curve_csv import read_curve_csv
 
 
 def _plot_elo(axes, label, rows) -> None:

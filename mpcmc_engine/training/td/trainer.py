@@ -20,7 +20,8 @@ from tqdm import tqdm
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.training.td.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
-from mpcmc_engine.training.td.learning_curve import plot_curves, write_curve_csv
+from mpcmc_engine.training.curve_csv import write_curve_csv
+from mpcmc_engine.training.td.learning_curve import plot_curves
 from mpcmc_engine.training.td.generate import GamePool, SourceConfig
 from mpcmc_engine.training.td.updates import game_update
 from mpcmc_engine.training.td.trainable import TRAINABLES, Trainable
