@@ -15,13 +15,13 @@ from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.eval.features import material_index
 from mpcmc_engine.match.openings import Opening
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.training.td.checkpoint import checkpoint_path
 from mpcmc_engine.training.endgame.stages import Stage, StagedRun, StudySettings, parse_stages, run_stages
 from mpcmc_engine.training.endgame.study import wilson_interval
 from mpcmc_engine.training.endgame_table import dtm, random_won_start
-from mpcmc_engine.training.td.generate import GameGenerator, SourceConfig
 from mpcmc_engine.training.play import MAX_PLIES, selfplay_record
 from mpcmc_engine.training.records import RecordBuilder
+from mpcmc_engine.training.td.checkpoint import checkpoint_path
+from mpcmc_engine.training.td.generate import GameGenerator, SourceConfig
 from mpcmc_engine.training.td.trainer import TrainSettings, train
 
 ROOK_FEATURE = material_index(ROOK)   # white's rooks minus black's

@@ -30,10 +30,10 @@ from mpcmc_engine.training.network.trainer import (
 )
 from mpcmc_engine.training.network.position_data import Positions, load_positions, write_chunk
 from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions
-from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.network.relabelling import board_of
-from mpcmc_engine.training.td.updates import NETWORK, game_update
+from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td.trainer import train
+from mpcmc_engine.training.td.updates import NETWORK, game_update
 from tests.processes import default_sigint, live_children, wait_gone
 from tests.test_eval import random_boards
 from tests.test_training import pgn_settings

@@ -20,16 +20,16 @@ from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
 from mpcmc_engine.eval.weights import (WEIGHT_LIMIT, load_linear_weights, load_weights, material_only_weights,
                                       save_weights)
 from mpcmc_engine.score_scale import LICHESS_SCALE
-from mpcmc_engine.training.td.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.curve_csv import read_curve_csv, write_curve_csv
-from mpcmc_engine.training.td.learning_curve import plot_curves
+from mpcmc_engine.training.records import TrainingRecord
+from mpcmc_engine.training.td.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.td.generate import SourceConfig
+from mpcmc_engine.training.td.learning_curve import plot_curves
 from mpcmc_engine.training.td.linear_model import float_weights, integer_weights, values_and_gradients
 from mpcmc_engine.training.td.pgn_games import read_pgn_games
 from mpcmc_engine.training.td.probes import MatchProbe, WacProbe
-from mpcmc_engine.training.records import TrainingRecord
-from mpcmc_engine.training.td.updates import eligibility_direction, game_update
 from mpcmc_engine.training.td.trainer import TrainSettings, train
+from mpcmc_engine.training.td.updates import eligibility_direction, game_update
 from tests.processes import default_sigint
 
 STOCKFISH = "/usr/games/stockfish"

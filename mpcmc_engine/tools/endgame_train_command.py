@@ -6,8 +6,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.tools.interruption import INTERRUPTED
+from mpcmc_engine.training.endgame_table import PIECES
 
 
 def configure(parser) -> None:

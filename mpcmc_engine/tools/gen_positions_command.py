@@ -5,8 +5,8 @@ import sys
 
 from tqdm import tqdm
 
-from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions, missing_chunks
 from mpcmc_engine.tools.interruption import INTERRUPTED
+from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions, missing_chunks
 
 
 def configure(parser) -> None:

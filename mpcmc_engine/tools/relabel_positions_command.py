@@ -5,9 +5,9 @@ import sys
 
 from tqdm import tqdm
 
+from mpcmc_engine.tools.interruption import INTERRUPTED
 from mpcmc_engine.training.network.position_data import chunk_files
 from mpcmc_engine.training.network.relabelling import RelabelSettings, missing_relabels, relabel_positions
-from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
 def configure(parser) -> None:

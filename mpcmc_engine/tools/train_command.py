@@ -6,10 +6,10 @@ import shlex
 import sys
 
 from mpcmc_engine.eval.weights import material_only_weights
+from mpcmc_engine.tools.interruption import INTERRUPTED
 from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.td.generate import SourceConfig
 from mpcmc_engine.training.td.trainer import CHECKPOINT_EVERY
-from mpcmc_engine.tools.interruption import INTERRUPTED
 
 
 def configure(parser) -> None:
@@ -109,9 +109,9 @@ def run(args) -> int:
     from mpcmc_engine.training.td.checkpoint import checkpoint_path
     from mpcmc_engine.training.td.generate import GameError
     from mpcmc_engine.training.td.pgn_games import read_pgn_games
-    from mpcmc_engine.training.td.updates import LEAF_METHODS
     from mpcmc_engine.training.td.trainable import trainable_of
     from mpcmc_engine.training.td.trainer import TrainSettings, train
+    from mpcmc_engine.training.td.updates import LEAF_METHODS
 
     problem = _check(args)
     try:

@@ -5,8 +5,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from mpcmc_engine.training.network.trainer import NetworkTrainSettings
 from mpcmc_engine.tools.interruption import INTERRUPTED
+from mpcmc_engine.training.network.trainer import NetworkTrainSettings
 
 CURVE_SUFFIXES = (".png",)
 
@@ -44,9 +44,9 @@ def run(args) -> int:
     from mpcmc_engine.eval.network import load_network
     from mpcmc_engine.training.curve_csv import write_curve_csv
     from mpcmc_engine.training.network.loss_curve import plot_network_curve
-    from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
-    from mpcmc_engine.training.network.trainer import checkpoint_file, train_network
     from mpcmc_engine.training.network.position_data import load_positions
+    from mpcmc_engine.training.network.trainer import checkpoint_file, train_network
+    from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
 
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0 or not 0 <= args.result_weight <= 1 \
             or not 0 <= args.validation < 1:

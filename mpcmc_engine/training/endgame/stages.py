@@ -17,12 +17,12 @@ from tqdm import tqdm
 
 from mpcmc_engine.atomic_files import write_text_atomically
 from mpcmc_engine.search.searcher import Searcher
-from mpcmc_engine.training.td.checkpoint import checkpoint_path
 from mpcmc_engine.training.endgame.study import figures, run_study, search_player, wilson_interval
 from mpcmc_engine.training.endgame_table import PIECES
+from mpcmc_engine.training.td.checkpoint import checkpoint_path
 from mpcmc_engine.training.td.generate import SourceConfig
-from mpcmc_engine.training.td.updates import LEAF_METHODS
 from mpcmc_engine.training.td.trainer import TrainSettings, train
+from mpcmc_engine.training.td.updates import LEAF_METHODS
 
 STUDY_HASH_MB = 16
 STAGE_FORMAT = "GAMES:ALPHA:LAMBDA:NODES"

@@ -19,8 +19,8 @@ from mpcmc_engine.match.openings import load_openings
 from mpcmc_engine.search.predicates import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.network.chunk_workers import run_chunks
-from mpcmc_engine.training.play import selfplay_record
 from mpcmc_engine.training.network.position_data import Positions, chunk_path, clipped_score, concatenated, write_chunk
+from mpcmc_engine.training.play import selfplay_record
 
 OPENINGS_READ = 20000   # openings read from a PGN book
 SEARCH_HASH_MB = 16

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mpcmc_engine.match.openings import Opening, load_openings
+from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.endgame_table import PIECES, random_won_start
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
 from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.training.td.trainable import trainable_of
-from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.uci_process import EngineSpec, end_worker_with_parent, parse_engine_command, start_engine
 
 SOURCES = ("selfplay", "mentor", "pgn", "endgame")

@@ -17,10 +17,10 @@ from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.match.openings import load_openings, scheduled
 from mpcmc_engine.match.stats import PENTANOMIAL_VALUES, estimate_elo
 from mpcmc_engine.match.tally import Tally
-from mpcmc_engine.training.play import selfplay_record
-from mpcmc_engine.training.records import RecordBuilder
 from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
+from mpcmc_engine.training.play import selfplay_record
+from mpcmc_engine.training.records import RecordBuilder
 
 PROBE_HASH_MB = 8
 

@@ -13,8 +13,8 @@ from mpcmc_engine.eval.network import HIDDEN, Network, save_network
 from mpcmc_engine.eval.network_features import INPUTS
 from mpcmc_engine.eval.weights import Weights, save_weights
 from mpcmc_engine.training import network_model
-from mpcmc_engine.training.td import linear_model, updates
 from mpcmc_engine.training.records import features_of
+from mpcmc_engine.training.td import linear_model, updates
 
 
 class Trainable(NamedTuple):

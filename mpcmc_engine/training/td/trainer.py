@@ -19,12 +19,12 @@ from tqdm import tqdm
 
 from mpcmc_engine.eval.network import Network
 from mpcmc_engine.eval.weights import Weights
-from mpcmc_engine.training.td.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
 from mpcmc_engine.training.curve_csv import write_curve_csv
-from mpcmc_engine.training.td.learning_curve import plot_curves
+from mpcmc_engine.training.td.checkpoint import TrainerState, checkpoint_path, load_checkpoint, save_checkpoint
 from mpcmc_engine.training.td.generate import GamePool, SourceConfig
-from mpcmc_engine.training.td.updates import game_update
+from mpcmc_engine.training.td.learning_curve import plot_curves
 from mpcmc_engine.training.td.trainable import TRAINABLES, Trainable
+from mpcmc_engine.training.td.updates import game_update
 
 BATCH_GAMES = 8   # games generated with the same weights before their updates are applied
 CHECKPOINT_EVERY = 500  # default games between checkpoints
