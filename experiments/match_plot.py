@@ -16,6 +16,7 @@ from clock_use import HEADER, read_games
 use_checkout()
 
 from mpcmc_engine.match.stats import TRINOMIAL_VALUES, estimate_elo
+from mpcmc_engine.match.tally import engine1_points
 
 ROW = re.compile(r"^(?P<label>.+)=(?P<path>[^=]+)$")
 
@@ -27,12 +28,9 @@ def outcome_counts(path: str, engine: str) -> tuple:
         headers = dict(HEADER.findall(game))
         if engine not in (headers.get("White"), headers.get("Black")):
             continue
-        white = headers["White"] == engine
-        result = headers.get("Result", "*")
-        if result == "1/2-1/2":
-            counts[1] += 1
-        elif result in ("1-0", "0-1"):
-            counts[2 if (result == "1-0") == white else 0] += 1
+        points = engine1_points(headers.get("Result", "*"), headers["White"] == engine)
+        if points is not None:
+            counts[round(points * 2)] += 1
     return tuple(counts)
 
 
