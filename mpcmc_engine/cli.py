@@ -28,6 +28,8 @@ COMMANDS = {
                           "the trainer's positions searched again (deeper): new labels in another directory"),
     "train-network": ("mpcmc_engine.tools.train_network_command",
                       "learn the neural evaluation from positions labelled by search"),
+    "train-policy": ("mpcmc_engine.tools.train_policy_command",
+                     "learn MCTS's move policy from the searches' best moves (distillation)"),
     "endgame-study": ("mpcmc_engine.tools.endgame_study_command",
                       "our search against a perfect KRK / KQK player: WCR, WE and LHS"),
     "endgame-train": ("mpcmc_engine.tools.endgame_train_command",
@@ -38,7 +40,7 @@ COMMANDS = {
 # The others keep SIGTERM's default, which ends them at once: a Python handler would wait for a numba call in the main
 # thread (a deep perft) to return.
 STOPPED_AS_BY_CTRL_C = frozenset(
-    {"match", "train", "gen-positions", "relabel-positions", "train-network", "endgame-train"})
+    {"match", "train", "gen-positions", "relabel-positions", "train-network", "train-policy", "endgame-train"})
 
 
 def main(argv=None) -> int:

@@ -1,6 +1,7 @@
-"""The MCTS search algorithms (`SearchAlgorithm` mcts and mcts-rollout) through python-chess on the engine process:
-every limit ends in a legal move, searchmoves and MultiPV, mates and a hanging queen, terminal positions one move
-away, reproducible random playouts, the tree kept between moves, Threads, a full node pool."""
+"""The MCTS search algorithms (`SearchAlgorithm` mcts, with the shipped policy and without one, and mcts-rollout)
+through python-chess on the engine process: every limit ends in a legal move, searchmoves and MultiPV, mates and a
+hanging queen, terminal positions one move away, reproducible random playouts, the tree kept between moves, Threads,
+a full node pool."""
 
 import time
 
@@ -8,7 +9,8 @@ import chess
 import chess.engine
 import pytest
 
-MODES = ("mcts", "mcts-rollout")
+MODES = ("mcts", "mcts-quick", "mcts-rollout")  # mcts-quick: mcts without a policy (PolicyFile <none>)
+PUCT_MODES = ("mcts", "mcts-quick")
 MIDDLEGAME = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"          # Rd8#
 QUEEN_ATTACKED = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 3"  # Nf3 attacks the queen
@@ -22,8 +24,11 @@ def engine(open_engine):
 
 
 def use(engine, mode, **options):
-    """A fresh game (ucinewgame: an empty tree) with SearchAlgorithm `mode` and the other options given."""
-    engine.configure({"SearchAlgorithm": mode, "Threads": 1, **options})
+    """A fresh game (ucinewgame: an empty tree) with SearchAlgorithm `mode` (mcts-quick: mcts without a policy) and
+    the other options given."""
+    policy = "<none>" if mode == "mcts-quick" else "<policy>"
+    engine.configure({"SearchAlgorithm": "mcts" if mode == "mcts-quick" else mode, "PolicyFile": policy,
+                      "Threads": 1, **options})
     engine.play(chess.Board(), chess.engine.Limit(nodes=1), game=object())
 
 
@@ -118,8 +123,9 @@ def test_multipv_lines_ordered_by_visits(engine, mode):
     assert counts == sorted(counts, reverse=True) and sum(counts) <= 600 + 1
 
 
-def test_mcts_mates_in_one(engine):
-    use(engine, "mcts")
+@pytest.mark.parametrize("mode", PUCT_MODES)
+def test_mcts_mates_in_one(engine, mode):
+    use(engine, mode)
     board = chess.Board(MATE_IN_ONE)
     result = engine.play(board, chess.engine.Limit(nodes=100), info=chess.engine.INFO_ALL)
     board.push(result.move)
@@ -127,8 +133,9 @@ def test_mcts_mates_in_one(engine):
     assert result.info["score"].relative == chess.engine.Mate(1)
 
 
-def test_mcts_saves_its_queen(engine):
-    use(engine, "mcts")
+@pytest.mark.parametrize("mode", PUCT_MODES)
+def test_mcts_saves_its_queen(engine, mode):
+    use(engine, mode)
     board = chess.Board(QUEEN_ATTACKED)
     result = engine.play(board, chess.engine.Limit(nodes=200))
     board.push(result.move)
@@ -151,7 +158,7 @@ def test_the_only_move_before_mate(engine, mode):
     board = chess.Board(MATED_NEXT)
     result = engine.play(board, chess.engine.Limit(nodes=50), info=chess.engine.INFO_ALL)
     assert result.move == chess.Move.from_uci("h8g8")
-    if mode == "mcts":  # the solver proves the loss
+    if mode in PUCT_MODES:  # the solver proves the loss
         assert result.info["score"].relative == chess.engine.Mate(-1)
 
 

@@ -12,7 +12,8 @@ import chess
 import numpy as np
 import pytest
 
-from mpcmc_engine.bitboard.constants import ST_BOARD
+from mpcmc_engine.bitboard.constants import KIND_EN_PASSANT, KIND_PROMOTION, ST_BOARD
+from mpcmc_engine.bitboard.moves import move_kind
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
@@ -30,7 +31,7 @@ from mpcmc_engine.training.network.trainer import (
 )
 from mpcmc_engine.training.network.position_data import Positions, load_positions, write_chunk
 from mpcmc_engine.training.network.position_generation import GenerationSettings, generate_positions
-from mpcmc_engine.training.network.relabelling import board_of
+from mpcmc_engine.training.network.relabelling import board_of, position_of
 from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td.trainer import train
 from mpcmc_engine.training.td.updates import NETWORK, game_update
@@ -232,7 +233,7 @@ def test_resume_refuses_a_damaged_or_foreign_checkpoint(tmp_path):
         train_network(positions, settings, initial_vector(7), out, "test", resume=True)
     small = np.zeros(10, dtype=np.float32)
     save_trainer_checkpoint(TrainerCheckpoint(small, small, small, 1, 0, []), settings, out)
-    with pytest.raises(ValueError, match="do not hold the network's"):
+    with pytest.raises(ValueError, match="do not hold the"):
         train_network(positions, settings, initial_vector(7), out, "test", resume=True)
 
 
@@ -246,8 +247,21 @@ def test_generated_positions_are_quiet_labelled_and_resumable(tmp_path):
         white = game["result"][game["side"] == 0]
         black = game["result"][game["side"] == 1]
         assert set(white) == {white[0]} and set(black) == {-white[0]} and white[0] in (-1, 0, 1)
-    for i in range(len(positions)):  # the side to move is never in check (quiet positions only)
-        assert not board_of(positions.board[i], positions.side[i]).is_check()
+    quiet = positions.quiet_only()
+    assert 0 < len(quiet) < len(positions)  # every position is kept, flagged
+    for i in range(len(quiet)):  # the side to move of a quiet position is never in check, its best move quiet
+        board = board_of(quiet.board[i], quiet.side[i])
+        assert not board.is_check()
+    for i in range(len(positions)):  # every best move is legal (the row has no en passant square), quiet if flagged
+        position = position_of(positions.board[i], int(positions.side[i]))
+        move = int(positions.move[i])
+        if move_kind(move) == KIND_EN_PASSANT:
+            assert not positions.quiet[i]
+            continue
+        assert move in position.legal_moves()
+        tactical = position.to_board().is_capture(chess.Move.from_uci(position.uci(move))) \
+            or move_kind(move) == KIND_PROMOTION
+        assert not (positions.quiet[i] and tactical)
     first = (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns
     generate_positions(settings, 1, lambda games, kept: pytest.fail("nothing is missing"))
     assert (tmp_path / "data" / "chunk-00000.npz").stat().st_mtime_ns == first

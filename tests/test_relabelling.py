@@ -1,5 +1,5 @@
-"""relabel-positions: a chunk's row back to a position, the relabelled chunks (same games, new scores, quiet rows only,
-the same whatever the workers), resuming, and the command's errors."""
+"""relabel-positions: a chunk's row back to a position, the relabelled chunks (same games and rows, new scores, best
+moves and quiet flags, the same whatever the workers), resuming, and the command's errors."""
 
 import subprocess
 import sys
@@ -56,9 +56,10 @@ def test_relabelled_chunks_keep_the_games_and_take_the_deeper_scores(source, tmp
     for index in (0, 1):
         before, after = read_chunk(chunk_path(source, index)), read_chunk(chunk_path(out, index))
         expected = relabelled(before, 2000, Searcher())   # the same in this process as in a worker
-        for name in ("board", "side", "score", "result"):
+        for name in ("board", "side", "score", "result", "move", "quiet"):
             assert np.array_equal(getattr(after, name), getattr(expected, name)), name
-        assert 0 < len(after) <= len(before)
+        assert len(after) == len(before) and 0 < after.quiet.sum() < len(after)
+        assert np.array_equal(after.board, before.board) and np.array_equal(after.result, before.result)
         shallow = {(bytes(board), int(side), int(result)): int(score) for board, side, result, score in
                    zip(before.board, before.side, before.result, before.score)}
         keys = [(bytes(board), int(side), int(result)) for board, side, result in

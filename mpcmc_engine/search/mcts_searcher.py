@@ -20,13 +20,15 @@ from mpcmc_engine.search.constants import C_HARD_DEADLINE, C_SOFT_DEADLINE, C_ST
 from mpcmc_engine.search.limits import SearchInfo, SearchLimits, SearchResult, uci_score
 from mpcmc_engine.search.mcts_tree import (
     M_CAPACITY, M_SELDEPTH, M_SIM_LIMIT, M_SIMS, M_USED, META_SIZE, MODE_PUCT, MODE_ROLLOUT, N_COUNT, N_FIRST,
-    N_INIT, N_MOVE, N_PROOF, N_STATE, N_VISITS, N_WSUM, NODE_SIZE, P_EXPLORATION, P_SCALE, P_TEMPERATURE,
-    PARAMS_SIZE, STATE_EXPANDED, STATE_TERMINAL, T_RANDOM, TRAIL_SIZE, VALUE_ONE, copy_subtree, simulate,
+    N_INIT, N_MOVE, N_PROOF, N_STATE, N_VISITS, N_WSUM, NODE_SIZE, P_EXPLORATION, P_POLICY_WEIGHT, P_SCALE,
+    P_TEMPERATURE, PARAMS_SIZE, SCRATCH_SIZE, STATE_EXPANDED, STATE_TERMINAL, T_RANDOM, TRAIL_SIZE, VALUE_ONE,
+    copy_subtree, simulate,
 )
 from mpcmc_engine.search.predicates import is_draw
 
 MODES = {"mcts": MODE_PUCT, "mcts-rollout": MODE_ROLLOUT}
 PUCT_EXPLORATION = 1.0            # c of PUCT, on values in [0, 1]
+POLICY_WEIGHT = 1.0               # a unit of the policy's logit weighs as much as PRIOR_TEMPERATURE of score
 UCT_EXPLORATION = math.sqrt(2.0)  # c of UCB1
 PRIOR_TEMPERATURE = 100.0         # centipawns: a move scored 100 cp below the best has e^-1 of its prior weight
 SEED = 0x2545F4914F6CDD1D         # random playouts: thread i starts each search from SEED + i
@@ -105,28 +107,32 @@ class MctsSearch:
 
     # --- searching ----------------------------------------------------------------------------------------------
     def search(self, root, moves: list, limits: SearchLimits, on_info, started: int, tt, work, control,
-               weights) -> SearchResult:
+               weights, policy) -> SearchResult:
         """Search `root` (left unchanged; it has legal moves) among `moves` within `limits` (see docs/MCTS.md for
         what each limit means here); on_info(SearchInfo) for each MultiPV line when the PV grows, every REPORT_NS
-        and at the end. `tt`, `work` (one array a thread), `control` and `weights` are the Searcher's; its stop flag
-        and deadlines rule the search."""
+        and at the end. `tt`, `work` (one array a thread), `control`, `weights` and `policy` (float32, empty for
+        none: `mcts` then takes its priors from quick scores) are the Searcher's; its stop flag and deadlines rule
+        the search."""
         mode = MODES[limits.algorithm]
         self._prepare(root, mode)
         meta = self._meta
         meta[M_SIMS], meta[M_SIM_LIMIT], meta[M_SELDEPTH] = 0, limits.nodes or 0, 0
         params = np.zeros(PARAMS_SIZE, dtype=np.float64)
         params[P_EXPLORATION] = PUCT_EXPLORATION if mode == MODE_PUCT else UCT_EXPLORATION
+        params[P_POLICY_WEIGHT] = POLICY_WEIGHT
         params[P_SCALE] = LICHESS_SCALE
         params[P_TEMPERATURE] = PRIOR_TEMPERATURE
         root_moves = np.array(moves, dtype=np.int64)
         trails = [np.zeros(TRAIL_SIZE, dtype=np.int64) for _ in work]
+        scratches = [np.zeros(SCRATCH_SIZE, dtype=np.float32) for _ in work]
         for index, trail in enumerate(trails):
             trail[T_RANDOM] = SEED + index
 
         def run(index, position, until_ns):
             """Thread `index` simulates on `position` until a limit, or until_ns (0: none)."""
-            simulate(position.tab, position.bb, position.st, weights, tt, work[index], control, self._tree, meta,
-                     params, trails[index], root_moves, len(root_moves), mode, UNLIMITED, until_ns)
+            simulate(position.tab, position.bb, position.st, weights, policy, scratches[index], tt, work[index],
+                     control, self._tree, meta, params, trails[index], root_moves, len(root_moves), mode, UNLIMITED,
+                     until_ns)
 
         helpers = [threading.Thread(target=run, args=(index, root.copy(), 0), daemon=True)
                    for index in range(1, len(work))]

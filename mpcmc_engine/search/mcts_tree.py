@@ -26,6 +26,8 @@ from mpcmc_engine.bitboard.makemove import make_move, unmake_move
 from mpcmc_engine.bitboard.movegen import generate_moves, in_check
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate
 from mpcmc_engine.eval.network_eval import refresh_root
+from mpcmc_engine.eval.policy import FEATURES
+from mpcmc_engine.eval.policy_eval import hidden_at
 from mpcmc_engine.jit import jit
 from mpcmc_engine.jit.intrinsics import (
     atomic_add, compare_exchange, load_acquire, load_relaxed, monotonic_ns,
@@ -34,6 +36,7 @@ from mpcmc_engine.search.constants import (
     C_HARD_DEADLINE, C_STOP, INF, MATE, MATE_BOUND, MAX_PLY, S_ABORT, S_ROOT_PLY, W_ACC, W_MOVES, W_ORDER,
 )
 from mpcmc_engine.search.node import play
+from mpcmc_engine.search.policy_moves import policy_logits
 from mpcmc_engine.search.predicates import is_draw
 from mpcmc_engine.search.quiescence import quiescence
 
@@ -66,7 +69,8 @@ META_SIZE = 8
 # Slots of `params`.
 P_EXPLORATION = 0  # PUCT's c (mcts) or UCB1's c (mcts-rollout)
 P_SCALE = 1        # logistic scale of the value: win probability = 1 / (1 + exp(-P_SCALE * centipawns))
-P_TEMPERATURE = 2  # centipawns of the priors' softmax (mcts)
+P_TEMPERATURE = 2  # centipawns of the priors' softmax (mcts without a policy)
+P_POLICY_WEIGHT = 3  # weight of the policy's logits in the priors' softmax (mcts with a policy), beside scores / T
 PARAMS_SIZE = 4
 
 # Slots of `trail`.
@@ -82,8 +86,10 @@ PRIOR_CLAMP = 3000.0           # centipawns: child scores beyond this (mates) co
 PRIOR_WINDOW = 400             # centipawns: a child's quiescence search only resolves scores above best - this
 ROLLOUT_PLIES = 100            # a random playout ends after this many plies, scored by the evaluation
 ROLLOUT_ROW = MAX_PLY - 1      # the work array's move list row random playouts use
-SIMULATE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], "
-                      "int64[::1], int64[::1], float64[::1], int64[::1], int64[::1], int64, int64, int64, int64)")
+SIMULATE_SIGNATURE = ("int64(uint64[::1], uint64[::1], int64[::1], int64[::1], float32[::1], float32[::1], "
+                      "uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], int64[::1], "
+                      "int64[::1], int64, int64, int64, int64)")
+SCRATCH_SIZE = FEATURES + MAX_MOVES  # a thread's float scratch: the hidden vector, then the priors' logits
 U_SHIFT_12 = np.uint64(12)
 U_SHIFT_25 = np.uint64(25)
 U_SHIFT_27 = np.uint64(27)
@@ -264,14 +270,16 @@ def random_playout(tab, bb, st, weights, ws, trail, scale):
     return result if played % 2 == 0 else 1.0 - result
 
 
-@jit("float64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], "
-     "int64[::1], float64[::1], int64[::1], int64, int64, int64, boolean)")
-def expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, depth, mode, claimed):
+@jit("float64(uint64[::1], uint64[::1], int64[::1], int64[::1], float32[::1], float32[::1], uint64[::1], "
+     "int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], int64[::1], int64, int64, int64, boolean)")
+def expand(tab, bb, st, weights, policy, scratch, tt, ws, ctl, tree, meta, params, trail, node, depth, mode,
+           claimed):
     """Value (win probability for the side to move) of the leaf `node` at ply `depth`, expanding it when `claimed`
     (this thread holds it in STATE_BUSY) and the pool has room. MODE_PUCT scores every move by a quiescence search
     of the position after it (0 for a draw by rule; one more than PRIOR_WINDOW below the best so far gets an upper
-    bound): the leaf's value is the best score's win probability, a child's prior the softmax of the scores
-    (P_TEMPERATURE) and its initial value the win probability of its score; a move
+    bound): the leaf's value is the best score's win probability, a child's prior the softmax of its score /
+    P_TEMPERATURE plus, with a `policy` (a non-empty array), P_POLICY_WEIGHT x the policy's logit of the move, and
+    its initial value the win probability of its score; a move
     that checkmates gives a terminal child. MODE_ROLLOUT gives the children equal priors and takes the value of a
     random playout. A position without legal moves becomes terminal (checkmate 0, stalemate 0.5). Returns -1 when a
     quiescence search was stopped (nothing written, the node released)."""
@@ -316,14 +324,23 @@ def expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, d
         if first >= 0:
             temperature = params[P_TEMPERATURE]
             top = min(best, PRIOR_CLAMP)
+            logits = scratch[FEATURES:FEATURES + count]
+            if policy.shape[0] > 0:
+                hidden_at(bb, st, weights, ws, W_ACC, depth, scratch[:FEATURES])
+                policy_logits(tab, bb, st, policy, scratch[:FEATURES], ws, start, count, logits)
+            highest = -math.inf
+            for i in range(count):
+                policy_term = params[P_POLICY_WEIGHT] * logits[i] if policy.shape[0] > 0 else 0.0
+                logits[i] = policy_term + (min(max(scores[i], -PRIOR_CLAMP), PRIOR_CLAMP) - top) / temperature
+                highest = max(highest, logits[i])
             total = 0.0
             for i in range(count):
-                total += math.exp((min(max(scores[i], -PRIOR_CLAMP), PRIOR_CLAMP) - top) / temperature)
+                logits[i] = math.exp(logits[i] - highest)
+                total += logits[i]
             for i in range(count):
-                prior = math.exp((min(max(scores[i], -PRIOR_CLAMP), PRIOR_CLAMP) - top) / temperature) / total
                 mated = scores[i] == MATE - depth - 1  # quiescence found the child checkmated
-                init_node(tree, first + i, ws[start + i], fixed(prior), fixed(win_probability(scores[i], scale)),
-                          -MATE if mated else 0)
+                init_node(tree, first + i, ws[start + i], fixed(logits[i] / total),
+                          fixed(win_probability(scores[i], scale)), -MATE if mated else 0)
     if first >= 0:
         tree[slot + N_FIRST] = first
         tree[slot + N_COUNT] = count
@@ -333,9 +350,10 @@ def expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, d
     return value
 
 
-@jit("float64(uint64[::1], uint64[::1], int64[::1], int64[::1], uint64[::1], int64[::1], int64[::1], int64[::1], "
-     "int64[::1], float64[::1], int64[::1], int64[::1], int64, int64)")
-def simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, root_moves, root_count, mode):
+@jit("float64(uint64[::1], uint64[::1], int64[::1], int64[::1], float32[::1], float32[::1], uint64[::1], "
+     "int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], int64[::1], int64[::1], int64, int64)")
+def simulate_once(tab, bb, st, weights, policy, scratch, tt, ws, ctl, tree, meta, params, trail, root_moves,
+                  root_count, mode):
     """One simulation from the root (node 0; the board is the root position and is left so): descend by
     select_child to a leaf (a node not expanded, terminal, proven, drawn by rule or at MAX_TREE_PLY), take its value
     (expanding it if it is new) and back it up. Returns the leaf's value (for its side to move), or -1 when a stop
@@ -369,7 +387,8 @@ def simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, 
             continue
         claimed = (state == STATE_NEW and depth < MAX_TREE_PLY
                    and compare_exchange(tree, slot + N_STATE, STATE_NEW, STATE_BUSY))
-        value = expand(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, node, depth, mode, claimed)
+        value = expand(tab, bb, st, weights, policy, scratch, tt, ws, ctl, tree, meta, params, trail, node, depth,
+                       mode, claimed)
         break
     if value < 0.0:
         abandon(tree, trail, depth)
@@ -383,8 +402,8 @@ def simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, 
 
 
 @jit(SIMULATE_SIGNATURE)
-def simulate(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, root_moves, root_count, mode, budget,
-             until_ns):
+def simulate(tab, bb, st, weights, policy, scratch, tt, ws, ctl, tree, meta, params, trail, root_moves, root_count,
+             mode, budget, until_ns):
     """Run up to `budget` simulations from the root position on the board (left unchanged) and return how many
     completed. Stops early on the stop flag, the hard deadline, `until_ns` (absolute monotonic_ns(), 0 = none), when
     the simulations of all threads reach meta[M_SIM_LIMIT] or once the root is proven (nothing more to learn)."""
@@ -402,8 +421,8 @@ def simulate(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, root_
         if atomic_add(meta, M_SIMS, 1) >= limit and limit > 0:
             atomic_add(meta, M_SIMS, -1)
             break
-        if simulate_once(tab, bb, st, weights, tt, ws, ctl, tree, meta, params, trail, root_moves, root_count,
-                         mode) < 0.0:
+        if simulate_once(tab, bb, st, weights, policy, scratch, tt, ws, ctl, tree, meta, params, trail, root_moves,
+                         root_count, mode) < 0.0:
             atomic_add(meta, M_SIMS, -1)
             break
         done += 1

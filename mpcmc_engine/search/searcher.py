@@ -15,6 +15,7 @@ from mpcmc_engine.bitboard.constants import BB_KEYS, ST_PLY
 from mpcmc_engine.eval.eval_file import load_default_evaluation
 from mpcmc_engine.eval.evaluate import evaluation_array
 from mpcmc_engine.eval.network import Network
+from mpcmc_engine.eval.policy import Policy, network_digest
 from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.search.aligned import aligned_zeros
 from mpcmc_engine.search.constants import (
@@ -54,9 +55,10 @@ class Searcher:
         self._tt = aligned_zeros(table_size(hash_mb), np.uint64)
         self._work = []
         self.set_threads(threads)
-        self._weights = evaluation_array(load_default_evaluation())
         self._hash_mb = hash_mb
         self._mcts = None  # the MctsSearch, created on first use
+        self._policy: Policy | None = None  # none by default (PolicyFile <none>)
+        self.set_evaluation(load_default_evaluation())
 
     # --- configuration (between searches) -------------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -85,9 +87,24 @@ class Searcher:
         """Evaluate with `evaluation` (linear weights or a network) from the next search on (the transposition
         table, which holds the old one's evaluations, is cleared and the MCTS tree, valued with it, dropped)."""
         self._weights = evaluation_array(evaluation)
+        self._digest = network_digest(evaluation) if isinstance(evaluation, Network) else ""
         self._tt.fill(0)
         if self._mcts is not None:
             self._mcts.clear()
+
+    def set_policy(self, policy: Policy | None) -> None:
+        """Let `mcts` add the logits of `policy` (None: none) to its priors from the next search on, whenever the
+        evaluation is the network the policy was trained on (the MCTS tree is dropped)."""
+        self._policy = policy
+        if self._mcts is not None:
+            self._mcts.clear()
+
+    def policy_array(self) -> np.ndarray:
+        """The policy `mcts` uses with the current evaluation: its float32 weights, or an empty array when there is
+        none or it reads another network's hidden layer."""
+        if self._policy is None or self._policy.network != self._digest:
+            return np.zeros(0, dtype=np.float32)
+        return self._policy.weights
 
     def prepare(self, algorithm: str) -> None:
         """Load (or compile) the code of search algorithm `algorithm` now rather than in its first search."""
@@ -143,7 +160,7 @@ class Searcher:
             work[S_ROOT_PLY] = root.ply
         if limits.algorithm in MCTS_ALGORITHMS:
             return self._mcts_search().search(root, moves, limits, on_info, started, self._tt, self._work,
-                                              control, self._weights)
+                                              control, self._weights, self.policy_array())
         tt_move = entry_move(tt_probe(self._tt, root.bb[BB_KEYS + root.st[ST_PLY]]))
         if tt_move in moves:
             moves.remove(tt_move)

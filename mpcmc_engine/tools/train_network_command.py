@@ -57,7 +57,7 @@ def run(args) -> int:
     settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
                                     args.seed)
     try:
-        positions = load_positions(*args.data)
+        positions = load_positions(*args.data).quiet_only()
         initial = dequantize(widened(load_network(args.init, older=True), args.seed)) if args.init \
             else initial_vector(args.seed)
     except ValueError as error:

@@ -15,6 +15,7 @@ from typing import Optional
 
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.eval.network import Network
+from mpcmc_engine.eval.policy import SHIPPED_POLICY_PATH, load_policy
 from mpcmc_engine.eval.weights import Weights
 from mpcmc_engine.mpcmc.config import config_from_options
 from mpcmc_engine.mpcmc.player import MpcmcPlayer
@@ -26,7 +27,7 @@ from mpcmc_engine.uci.commands import parse_bench, parse_go, parse_position, par
 from mpcmc_engine.uci.game_state import GameState
 from mpcmc_engine.uci.job import Job
 from mpcmc_engine.uci.mpcmc_job import mpcmc_job
-from mpcmc_engine.uci.options import Options, plain_values
+from mpcmc_engine.uci.options import EMPTY, NO_POLICY, SHIPPED_POLICY, Options, plain_values
 from mpcmc_engine.uci.search_job import SearchJob, root_moves
 from mpcmc_engine.uci.tablebase import RootTablebase
 from mpcmc_engine.uci.tool_jobs import BenchJob, PerftJob
@@ -91,6 +92,16 @@ class Engine:
         self.finish_search()
         self.searcher.set_evaluation(evaluation)
         self.evaluation = evaluation
+
+    def load_policy_file(self, values: dict) -> None:
+        """PolicyFile: load and check the policy file named, `<policy>` the shipped one, `<none>` (or empty) none
+        (ValueError: nothing changes); `mcts` adds its logits to the priors while the evaluation is its network."""
+        name = values["PolicyFile"]
+        policy = None
+        if name not in (NO_POLICY, EMPTY):
+            policy = load_policy(SHIPPED_POLICY_PATH if name == SHIPPED_POLICY else name)
+        self.finish_search()
+        self.searcher.set_policy(policy)
 
     def open_tablebases(self, values: dict) -> None:
         """SyzygyPath: open the new tables (ValueError: the old ones stay), then close the old ones."""

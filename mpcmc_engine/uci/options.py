@@ -19,6 +19,8 @@ from mpcmc_engine.uci.strength import MAX_ELO, MAX_SKILL, MIN_ELO
 
 EMPTY = "<empty>"
 DEFAULT_EVALUATION = "<network>"   # EvalFile default: the shipped network (eval.eval_file.SHIPPED_EVALUATIONS)
+SHIPPED_POLICY = "<policy>"        # PolicyFile: the shipped policy (its logits added to mcts's priors)
+NO_POLICY = "<none>"               # PolicyFile default: no policy (docs/MCTS.md: the shipped one measured no gain)
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ OPTIONS = (
     Option("SearchAlgorithm", "combo", "pvs", choices=("pvs", "mtdbi", "mcts", "mcts-rollout"),
            on_change="prepare_search"),
     Option("EvalFile", "string", DEFAULT_EVALUATION, on_change="load_eval_file"),
+    Option("PolicyFile", "string", NO_POLICY, on_change="load_policy_file"),
     Option("Clear Hash", "button", on_change="clear_hash"),
 )
 

@@ -1,5 +1,6 @@
-"""Generating the neural trainer's data: self-play games of our search whose quiet positions are kept with the
-search's score and the game's result (format in mpcmc_engine.training.network.position_data).
+"""Generating the neural trainers' data: self-play games of our search whose positions are kept with the search's
+score and best move, the game's result and whether the value trainer takes them (is_quiet; format in
+mpcmc_engine.training.network.position_data).
 
 Chunk `index` holds games [index * games_per_chunk, (index + 1) * games_per_chunk), each played from an opening and
 a seed drawn from a generator seeded by (run seed, chunk index): a chunk's content depends only on the settings and
@@ -55,20 +56,23 @@ def is_quiet(position, found) -> bool:
 
 
 class PositionsBuilder:
-    """The selfplay_record builder that keeps the quiet positions (is_quiet)."""
+    """The selfplay_record builder that keeps every position with its search's score and best move, flagged quiet
+    (is_quiet) or not."""
 
     def __init__(self) -> None:
         self.boards: list = []
         self.sides: list = []
         self.scores: list = []
+        self.moves: list = []
+        self.quiet: list = []
 
     def add(self, position, found) -> None:
-        """Keep `position` with the score of `found` (its SearchResult) when it is quiet."""
-        if not is_quiet(position, found):
-            return
+        """Keep `position` with the score and best move of `found` (its SearchResult) and its quiet flag."""
         self.boards.append(position.st[ST_BOARD:ST_BOARD + 64].astype(np.uint8))
         self.sides.append(0 if position.white_to_move else 1)
         self.scores.append(clipped_score(found.score))
+        self.moves.append(found.best_move)
+        self.quiet.append(is_quiet(position, found))
 
     def build(self, white_result: float, label: str) -> Positions:
         """The kept positions with the game's result (1, 0.5, 0 for white) for each one's side to move."""
@@ -76,7 +80,8 @@ class PositionsBuilder:
         white_value = int(round(2 * white_result - 1))
         results = np.where(sides == 0, white_value, -white_value).astype(np.int8)
         boards = np.array(self.boards, dtype=np.uint8).reshape(len(self.boards), 64)
-        return Positions(boards, sides, np.array(self.scores, dtype=np.int16), results)
+        return Positions(boards, sides, np.array(self.scores, dtype=np.int16), results,
+                         np.array(self.moves, dtype=np.uint16), np.array(self.quiet, dtype=np.uint8))
 
 
 @functools.lru_cache(maxsize=2)

@@ -55,18 +55,18 @@ def position_of(squares: np.ndarray, side: int) -> Position:
 
 
 def relabelled(positions: Positions, nodes: int, searcher: Searcher) -> Positions:
-    """`positions` searched in order at `nodes` each from a clear hash, the quiet ones with their new score."""
+    """`positions` searched in order at `nodes` each from a clear hash: each with the new search's score, best move
+    and quiet flag (is_quiet), its game result kept."""
     searcher.clear()
-    kept, scores = [], []
+    scores, moves, quiet = [], [], []
     for row in range(len(positions)):
         position = position_of(positions.board[row], int(positions.side[row]))
         found = searcher.search(position, SearchLimits(nodes=nodes))
-        if is_quiet(position, found):
-            kept.append(row)
-            scores.append(clipped_score(found.score))
-    rows = np.array(kept, dtype=np.int64)
-    return Positions(positions.board[rows], positions.side[rows], np.array(scores, dtype=np.int16),
-                     positions.result[rows])
+        scores.append(clipped_score(found.score))
+        moves.append(found.best_move)
+        quiet.append(is_quiet(position, found))
+    return Positions(positions.board, positions.side, np.array(scores, dtype=np.int16), positions.result,
+                     np.array(moves, dtype=np.uint16), np.array(quiet, dtype=np.uint8))
 
 
 def _relabel_chunk(settings: RelabelSettings, index: int, searcher: Searcher) -> tuple:

@@ -74,8 +74,8 @@ def adam_step(vector, gradient, first, second, lr, step):
         vector[i] -= lr * (first[i] / correction1) / (math.sqrt(second[i] / correction2) + ADAM_EPSILON)
 
 
-def epoch_lr(settings: NetworkTrainSettings, epoch: int) -> float:
-    """The learning rate of `epoch` (0-based): cosine from lr down to lr / 20."""
+def epoch_lr(settings, epoch: int) -> float:
+    """The learning rate of `epoch` (0-based) of a run of settings.epochs: cosine from settings.lr down to lr / 20."""
     fraction = epoch / max(1, settings.epochs - 1)
     return settings.lr * (0.05 + 0.95 * 0.5 * (1.0 + math.cos(math.pi * fraction)))
 
@@ -97,8 +97,9 @@ def checkpoint_file(out) -> Path:
     return Path(str(out) + ".checkpoint.npz")
 
 
-def save_trainer_checkpoint(state: TrainerCheckpoint, settings: NetworkTrainSettings, out) -> None:
-    """Write the checkpoint atomically (temporary file, then rename; its directory is made when missing)."""
+def save_trainer_checkpoint(state: TrainerCheckpoint, settings, out) -> None:
+    """Write the checkpoint of a run with `settings` (a dataclass) atomically (temporary file, then rename; its
+    directory is made when missing)."""
     def write(temporary):
         with open(temporary, "wb") as handle:
             np.savez(handle, vector=state.vector, first=state.first, second=state.second, step=state.step,
@@ -107,9 +108,9 @@ def save_trainer_checkpoint(state: TrainerCheckpoint, settings: NetworkTrainSett
     write_atomically(checkpoint_file(out), write)
 
 
-def load_trainer_checkpoint(settings: NetworkTrainSettings, out) -> TrainerCheckpoint:
-    """The checkpoint of the run writing `out`; ValueError when it is missing, unreadable, of another network size or
-    from other settings."""
+def load_trainer_checkpoint(settings, out, size: int = VECTOR_SIZE) -> TrainerCheckpoint:
+    """The checkpoint of the run writing `out` with `settings` (a dataclass) over `size` parameters (the network's by
+    default); ValueError when it is missing, unreadable, of another size or from other settings."""
     path = checkpoint_file(out)
     try:
         with np.load(path) as data:
@@ -119,8 +120,8 @@ def load_trainer_checkpoint(settings: NetworkTrainSettings, out) -> TrainerCheck
                                       json.loads(str(data["curve"])))
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
         raise ValueError(f"checkpoint {path}: cannot be read: {error}") from None
-    if any(array.shape != (VECTOR_SIZE,) for array in (state.vector, state.first, state.second)):
-        raise ValueError(f"checkpoint {path}: its arrays do not hold the network's {VECTOR_SIZE} parameters")
+    if any(array.shape != (size,) for array in (state.vector, state.first, state.second)):
+        raise ValueError(f"checkpoint {path}: its arrays do not hold the {size} parameters of this run")
     if saved != asdict(settings):
         raise ValueError(f"checkpoint {path}: written with settings {saved}, this run has {asdict(settings)}")
     return state

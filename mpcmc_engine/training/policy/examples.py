@@ -1,0 +1,118 @@
+"""The policy trainer's examples: for each position of gen-positions' chunks whose searched best move is legal in
+the position the chunk's row describes (relabelling.position_of: castling rights its kings and rooks allow, no en
+passant square), the network's hidden vector h (quantized to uint8, h * 255 rounded), the packed weight indices of
+every legal move (search.policy_moves.policy_move: the indices and the tactical class) and which of them the
+search chose.
+"""
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from mpcmc_engine.eval.evaluate import KIND_NETWORK
+from mpcmc_engine.eval.network_eval import network_array
+from mpcmc_engine.eval.policy import FEATURES
+from mpcmc_engine.eval.policy_eval import hidden_from_scratch
+from mpcmc_engine.eval.eval_file import load_evaluation
+from mpcmc_engine.search.policy_moves import policy_move
+from mpcmc_engine.training.network.position_data import Positions, read_chunk
+from mpcmc_engine.training.network.relabelling import position_of
+
+H_LEVELS = 255  # h is stored as round(h * H_LEVELS)
+
+
+@dataclass
+class PolicyExamples:
+    """n examples: hidden (n, FEATURES) uint8, moves_start (n + 1,) int64 offsets into packed (int64, every legal
+    move's packed indices, position by position), target (n,) int64 (the chosen move's place among its position's
+    moves) and chunk (n,) int32 (the chunk of its position, for the validation split)."""
+
+    hidden: np.ndarray
+    moves_start: np.ndarray
+    packed: np.ndarray
+    target: np.ndarray
+    chunk: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.target)
+
+
+def policy_examples(positions: Positions, network) -> PolicyExamples:
+    """The examples of `positions` for a policy on `network`'s hidden layer; a position without a best move (move
+    0: a chunk of the first format) or whose move is not legal in the row's position is left out."""
+    params = network_array(network, KIND_NETWORK)
+    h = np.zeros(FEATURES, dtype=np.float32)
+    hidden: list = []
+    packed: list = []
+    targets: list = []
+    chunks: list = []
+    starts = [0]
+    chunk = positions.chunk if positions.chunk is not None else np.zeros(len(positions), dtype=np.int32)
+    for row in range(len(positions)):
+        move = int(positions.move[row])
+        if move == 0:
+            continue
+        position = position_of(positions.board[row], int(positions.side[row]))
+        legal = position.legal_moves()
+        if move not in legal:
+            continue
+        hidden_from_scratch(position.bb, position.st, params, h)
+        hidden.append(np.rint(h * H_LEVELS).astype(np.uint8))
+        packed.extend(policy_move(position.tab, position.bb, position.st, m) for m in legal)
+        starts.append(len(packed))
+        targets.append(legal.index(move))
+        chunks.append(chunk[row])
+    return PolicyExamples(np.array(hidden, dtype=np.uint8).reshape(-1, FEATURES), np.array(starts, dtype=np.int64),
+                          np.array(packed, dtype=np.int64), np.array(targets, dtype=np.int64),
+                          np.array(chunks, dtype=np.int32))
+
+
+def concatenated_examples(parts: list) -> PolicyExamples:
+    """The examples of `parts` one after another."""
+    offsets = np.cumsum([0] + [len(part.packed) for part in parts[:-1]])
+    starts = [np.zeros(1, dtype=np.int64)] + [part.moves_start[1:] + offset for part, offset in zip(parts, offsets)]
+    return PolicyExamples(np.concatenate([part.hidden for part in parts]), np.concatenate(starts),
+                          np.concatenate([part.packed for part in parts]),
+                          np.concatenate([part.target for part in parts]),
+                          np.concatenate([part.chunk for part in parts]))
+
+
+_WORKER_NETWORK = None
+
+
+def _start_worker(eval_file: str) -> None:
+    global _WORKER_NETWORK
+    _WORKER_NETWORK = load_evaluation(eval_file)
+
+
+def _chunk_examples(task) -> PolicyExamples:
+    """Worker: the examples of one chunk file (path, its number in the run's order)."""
+    path, number = task
+    positions = read_chunk(path)
+    positions.chunk = np.full(len(positions), number, dtype=np.int32)
+    return policy_examples(positions, _WORKER_NETWORK)
+
+
+def examples_from_chunks(paths: list, eval_file: str, workers: int) -> PolicyExamples:
+    """The examples of the chunk files `paths` (chunk numbers: their order) for a policy on the network `eval_file`
+    names, made in `workers` processes (in this one when 1), with a progress bar over the chunks; ValueError naming
+    a chunk or the network file when one is unusable."""
+    tasks = [(path, number) for number, path in enumerate(paths)]
+    with tqdm(total=len(tasks), unit="chunk", desc="policy examples") as bar:
+        if workers <= 1:
+            _start_worker(eval_file)
+            parts = []
+            for task in tasks:
+                parts.append(_chunk_examples(task))
+                bar.update(1)
+        else:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                     initializer=_start_worker, initargs=(eval_file,)) as pool:
+                parts = []
+                for part in pool.map(_chunk_examples, tasks, chunksize=4):
+                    parts.append(part)
+                    bar.update(1)
+    return concatenated_examples(parts)
