@@ -127,6 +127,23 @@ def load_trainer_checkpoint(settings, out, size: int = VECTOR_SIZE) -> TrainerCh
     return state
 
 
+def adam_epoch(state: TrainerCheckpoint, settings, training: np.ndarray, gradient: np.ndarray, bar, batch_loss):
+    """Run epoch state.epochs_done over the rows `training` in the order the seed and epoch give, in batches of
+    settings.batch_size: batch_loss(rows) returns the batch's mean loss and writes its gradient into `gradient`, then
+    one Adam step updates state (and `bar` advances a batch). Returns (the epoch's learning rate, the mean training
+    loss)."""
+    order = np.random.default_rng([settings.seed, state.epochs_done]).permutation(training).astype(np.int64)
+    lr = epoch_lr(settings, state.epochs_done)
+    total = 0.0
+    for start in range(0, len(order), settings.batch_size):
+        rows = order[start:start + settings.batch_size]
+        total += batch_loss(rows) * len(rows)
+        state.step += 1
+        adam_step(state.vector, gradient, state.first, state.second, lr, state.step)
+        bar.update(1)
+    return lr, total / max(1, len(order))
+
+
 def mean_loss(vector: np.ndarray, inputs: np.ndarray, targets: np.ndarray, rows: np.ndarray) -> float:
     """The mean squared error of the win probabilities over `rows` (forward passes only)."""
     if len(rows) == 0:
@@ -154,16 +171,10 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
               desc="train-network") as bar:
         while state.epochs_done < settings.epochs:
             epoch = state.epochs_done
-            order = np.random.default_rng([settings.seed, epoch]).permutation(training).astype(np.int64)
-            lr = epoch_lr(settings, epoch)
-            total = 0.0
-            for start in range(0, len(order), settings.batch_size):
-                rows = order[start:start + settings.batch_size]
-                total += loss_and_gradient(state.vector, inputs, targets, rows, gradient) * len(rows)
-                state.step += 1
-                adam_step(state.vector, gradient, state.first, state.second, lr, state.step)
-                bar.update(1)
-            row = {"epoch": epoch + 1, "lr": lr, "train_loss": total / max(1, len(order)),
+            lr, train_loss = adam_epoch(
+                state, settings, training, gradient, bar,
+                lambda rows: loss_and_gradient(state.vector, inputs, targets, rows, gradient))
+            row = {"epoch": epoch + 1, "lr": lr, "train_loss": train_loss,
                    "validation_loss": mean_loss(state.vector, inputs, targets, validation)}
             state.curve.append(row)
             state.epochs_done += 1

@@ -7,7 +7,6 @@ search chose.
 
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
@@ -20,24 +19,7 @@ from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.search.policy_moves import policy_move
 from mpcmc_engine.training.network.position_data import Positions, read_chunk
 from mpcmc_engine.training.network.relabelling import position_of
-
-H_LEVELS = 255  # h is stored as round(h * H_LEVELS)
-
-
-@dataclass
-class PolicyExamples:
-    """n examples: hidden (n, FEATURES) uint8, moves_start (n + 1,) int64 offsets into packed (int64, every legal
-    move's packed indices, position by position), target (n,) int64 (the chosen move's place among its position's
-    moves) and chunk (n,) int32 (the chunk of its position, for the validation split)."""
-
-    hidden: np.ndarray
-    moves_start: np.ndarray
-    packed: np.ndarray
-    target: np.ndarray
-    chunk: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.target)
+from mpcmc_engine.training.policy.example_set import H_LEVELS, PolicyExamples
 
 
 def policy_examples(positions: Positions, network) -> PolicyExamples:

@@ -19,9 +19,9 @@ from mpcmc_engine.eval.policy import (
 from mpcmc_engine.eval.policy_eval import INDEX_BITS, INDEX_MASK, move_logit
 from mpcmc_engine.jit import jit
 from mpcmc_engine.training.network.trainer import (
-    TrainerCheckpoint, adam_step, epoch_lr, load_trainer_checkpoint, save_trainer_checkpoint,
+    TrainerCheckpoint, adam_epoch, load_trainer_checkpoint, save_trainer_checkpoint,
 )
-from mpcmc_engine.training.policy.examples import H_LEVELS, PolicyExamples
+from mpcmc_engine.training.policy.example_set import H_LEVELS, PolicyExamples
 
 INITIAL_SCALE = 0.01  # the input weights start as normal(0, INITIAL_SCALE); biases at 0
 
@@ -149,18 +149,11 @@ def train_policy(examples: PolicyExamples, settings: PolicyTrainSettings, networ
               desc="train-policy") as bar:
         while state.epochs_done < settings.epochs:
             epoch = state.epochs_done
-            order = np.random.default_rng([settings.seed, epoch]).permutation(training).astype(np.int64)
-            lr = epoch_lr(settings, epoch)
-            total = 0.0
-            for start in range(0, len(order), settings.batch_size):
-                rows = order[start:start + settings.batch_size]
-                total += loss_and_gradient(state.vector, *arrays, rows, gradient) * len(rows)
-                state.step += 1
-                adam_step(state.vector, gradient, state.first, state.second, lr, state.step)
-                bar.update(1)
+            lr, train_loss = adam_epoch(state, settings, training, gradient, bar,
+                                        lambda rows: loss_and_gradient(state.vector, *arrays, rows, gradient))
             loss, agreement = loss_and_agreement(state.vector, *arrays, validation) if len(validation) \
                 else (float("nan"), float("nan"))
-            row = {"epoch": epoch + 1, "lr": lr, "train_loss": total / max(1, len(order)),
+            row = {"epoch": epoch + 1, "lr": lr, "train_loss": train_loss,
                    "validation_loss": loss, "validation_top1": agreement}
             state.curve.append(row)
             state.epochs_done += 1
