@@ -61,24 +61,16 @@ def network_digest(network: Network) -> str:
     return digest.hexdigest()[:16]
 
 
-def _field(data, name: str, path):
-    if name not in data:
-        raise ValueError(f"policy file {path}: no {name!r} field")
-    return data[name]
-
-
 def load_policy(path) -> Policy:
     """Read and check a policy file; raise ValueError naming the file and the reason when it is unusable."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            fields = {name: _field(data, name, path) for name in ("format", "version", "network", "weights")}
-            provenance = str(data["provenance"]) if "provenance" in data else ""
-    except (OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+            fields = {name: data[name] for name in data.files}
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error) as error:
         raise ValueError(f"policy file {path}: cannot be read: {error}") from None
-    except ValueError as error:
-        if str(error).startswith("policy file"):
-            raise
-        raise ValueError(f"policy file {path}: cannot be read: {error}") from None
+    for name in ("format", "version", "network", "weights"):
+        if name not in fields:
+            raise ValueError(f"policy file {path}: no {name!r} field")
     if str(fields["format"]) != FORMAT:
         raise ValueError(f"policy file {path}: format is {str(fields['format'])!r}, expected {FORMAT!r}")
     if int(fields["version"]) != VERSION:
@@ -89,7 +81,7 @@ def load_policy(path) -> Policy:
                          f"({PARAMETERS},)")
     if not np.isfinite(weights).all():
         raise ValueError(f"policy file {path}: weights hold values that are not finite")
-    return Policy(weights, str(fields["network"]), provenance)
+    return Policy(weights, str(fields["network"]), str(fields.get("provenance", "")))
 
 
 def save_policy(policy: Policy, path) -> None:

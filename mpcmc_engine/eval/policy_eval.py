@@ -94,4 +94,3 @@ def hidden_from_scratch(bb, st, params, h):
     refresh_view(bb, st, net, sums, 0, 0)
     refresh_view(bb, st, net, sums, HIDDEN, 1)
     hidden_vector(sums, 0, st[ST_SIDE], h)
-

@@ -328,10 +328,12 @@ def expand(tab, bb, st, weights, policy, scratch, tt, ws, ctl, tree, meta, param
             if policy.shape[0] > 0:
                 hidden_at(bb, st, weights, ws, W_ACC, depth, scratch[:FEATURES])
                 policy_logits(tab, bb, st, policy, scratch[:FEATURES], ws, start, count, logits)
+            else:
+                logits[:] = 0.0
             highest = -math.inf
             for i in range(count):
-                policy_term = params[P_POLICY_WEIGHT] * logits[i] if policy.shape[0] > 0 else 0.0
-                logits[i] = policy_term + (min(max(scores[i], -PRIOR_CLAMP), PRIOR_CLAMP) - top) / temperature
+                logits[i] = (params[P_POLICY_WEIGHT] * logits[i]
+                             + (min(max(scores[i], -PRIOR_CLAMP), PRIOR_CLAMP) - top) / temperature)
                 highest = max(highest, logits[i])
             total = 0.0
             for i in range(count):

@@ -86,25 +86,26 @@ class Searcher:
     def set_evaluation(self, evaluation: Weights | Network) -> None:
         """Evaluate with `evaluation` (linear weights or a network) from the next search on (the transposition
         table, which holds the old one's evaluations, is cleared and the MCTS tree, valued with it, dropped)."""
+        self._evaluation = evaluation
         self._weights = evaluation_array(evaluation)
-        self._digest = network_digest(evaluation) if isinstance(evaluation, Network) else ""
         self._tt.fill(0)
-        if self._mcts is not None:
-            self._mcts.clear()
+        self._choose_policy()
 
     def set_policy(self, policy: Policy | None) -> None:
         """Let `mcts` add the logits of `policy` (None: none) to its priors from the next search on, whenever the
         evaluation is the network the policy was trained on (the MCTS tree is dropped)."""
         self._policy = policy
+        self._choose_policy()
+
+    def _choose_policy(self) -> None:
+        """Set the policy weights `mcts` uses with the current evaluation (the policy's float32 weights, or an empty
+        array when there is none or it reads another network's hidden layer) and drop the MCTS tree."""
+        policy, evaluation = self._policy, self._evaluation
+        self._policy_weights = np.zeros(0, dtype=np.float32)
+        if policy is not None and isinstance(evaluation, Network) and policy.network == network_digest(evaluation):
+            self._policy_weights = policy.weights
         if self._mcts is not None:
             self._mcts.clear()
-
-    def policy_array(self) -> np.ndarray:
-        """The policy `mcts` uses with the current evaluation: its float32 weights, or an empty array when there is
-        none or it reads another network's hidden layer."""
-        if self._policy is None or self._policy.network != self._digest:
-            return np.zeros(0, dtype=np.float32)
-        return self._policy.weights
 
     def prepare(self, algorithm: str) -> None:
         """Load (or compile) the code of search algorithm `algorithm` now rather than in its first search."""
@@ -160,7 +161,7 @@ class Searcher:
             work[S_ROOT_PLY] = root.ply
         if limits.algorithm in MCTS_ALGORITHMS:
             return self._mcts_search().search(root, moves, limits, on_info, started, self._tt, self._work,
-                                              control, self._weights, self.policy_array())
+                                              control, self._weights, self._policy_weights)
         tt_move = entry_move(tt_probe(self._tt, root.bb[BB_KEYS + root.st[ST_PLY]]))
         if tt_move in moves:
             moves.remove(tt_move)

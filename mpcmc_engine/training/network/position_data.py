@@ -24,7 +24,13 @@ SCORE_LIMIT = 3000
 CHUNK_PATTERN = "chunk-{:05d}.npz"
 PIECE_CODES = (0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14)  # empty, white and black pawn..king
 ARRAYS = ("board", "side", "score", "result", "move", "quiet")  # the arrays of a chunk
-OPTIONAL = {"move": np.uint16, "quiet": np.uint8}  # arrays a chunk of the first format lacks
+OPTIONAL = {"move": (np.uint16, 0), "quiet": (np.uint8, 1)}  # a first-format chunk lacks these: (dtype, value)
+
+
+def missing_array(name: str, n: int) -> np.ndarray:
+    """The array `name` of OPTIONAL that n positions of a first-format chunk stand for (no best move; quiet)."""
+    dtype, value = OPTIONAL[name]
+    return np.full(n, value, dtype=dtype)
 
 
 @dataclass
@@ -42,10 +48,9 @@ class Positions:
     chunk: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        if self.move is None:
-            self.move = np.zeros(len(self.side), dtype=np.uint16)
-        if self.quiet is None:
-            self.quiet = np.ones(len(self.side), dtype=np.uint8)
+        for name in OPTIONAL:
+            if getattr(self, name) is None:
+                setattr(self, name, missing_array(name, len(self.side)))
 
     def __len__(self) -> int:
         return len(self.side)
@@ -92,8 +97,8 @@ def read_chunk(path: Path) -> Positions:
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise ValueError(f"position chunk {path}: cannot be read: {error}") from None
     n = len(arrays["side"])
-    arrays.setdefault("move", np.zeros(n, dtype=np.uint16))
-    arrays.setdefault("quiet", np.ones(n, dtype=np.uint8))
+    for name in OPTIONAL:
+        arrays.setdefault(name, missing_array(name, n))
     shapes_ok = arrays["board"].shape == (n, 64) and all(arrays[k].shape == (n,) for k in ARRAYS[2:])
     if not shapes_ok:
         raise ValueError(f"position chunk {path}: arrays of different lengths or a board that is not 64 squares")

@@ -49,17 +49,23 @@ def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
 
 
 def split(positions: Positions, validation: float, seed: int):
-    """(training rows, validation rows): the validation share of whole chunks (at least one when the share is above 0
-    and there are two or more), drawn by a seeded shuffle, so that no game has positions on both sides, which would
-    let a network that remembers games look better than it plays; without chunk numbers, the share of positions."""
+    """(training rows, validation rows) of `positions` by split_groups over their chunks, so that no game has
+    positions on both sides, which would let a network that remembers games look better than it plays; without chunk
+    numbers, the share of positions."""
     groups = positions.chunk if positions.chunk is not None else np.arange(len(positions))
+    return split_groups(groups, validation, seed)
+
+
+def split_groups(groups: np.ndarray, validation: float, seed: int):
+    """(training rows, validation rows) as int64 indices: the rows of the validation share of the distinct `groups`
+    numbers (at least one group when the share is above 0 and there are two or more), drawn by a seeded shuffle."""
     numbers = np.unique(groups)
     held = int(round(len(numbers) * validation))
     if validation > 0 and len(numbers) > 1:
         held = max(1, held)
     order = np.random.default_rng(seed).permutation(numbers)
     is_held = np.isin(groups, order[:held])
-    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
+    return np.flatnonzero(~is_held).astype(np.int64), np.flatnonzero(is_held).astype(np.int64)
 
 
 @jit("void(float32[::1], float32[::1], float32[::1], float32[::1], float64, int64)")

@@ -5,8 +5,7 @@ every legal move (search.policy_moves.policy_move: the indices and the tactical 
 search chose.
 """
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
@@ -17,6 +16,7 @@ from mpcmc_engine.eval.policy import FEATURES
 from mpcmc_engine.eval.policy_eval import hidden_from_scratch
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.search.policy_moves import policy_move
+from mpcmc_engine.training.network.chunk_workers import run_chunks
 from mpcmc_engine.training.network.position_data import Positions, read_chunk
 from mpcmc_engine.training.network.relabelling import position_of
 from mpcmc_engine.training.policy.example_set import H_LEVELS, PolicyExamples
@@ -62,39 +62,35 @@ def concatenated_examples(parts: list) -> PolicyExamples:
                           np.concatenate([part.chunk for part in parts]))
 
 
-_WORKER_NETWORK = None
+@dataclass(frozen=True)
+class ExampleJob:
+    """What chunk_workers.run_chunks hands every worker: the network file and the chunk files, in the run's order."""
+
+    eval_file: str
+    paths: tuple
 
 
-def _start_worker(eval_file: str) -> None:
-    global _WORKER_NETWORK
-    _WORKER_NETWORK = load_evaluation(eval_file)
+def _load_network(job: ExampleJob):
+    """A worker's network (run_chunks' per-process object)."""
+    return load_evaluation(job.eval_file)
 
 
-def _chunk_examples(task) -> PolicyExamples:
-    """Worker: the examples of one chunk file (path, its number in the run's order)."""
-    path, number = task
-    positions = read_chunk(path)
-    positions.chunk = np.full(len(positions), number, dtype=np.int32)
-    return policy_examples(positions, _WORKER_NETWORK)
+def _chunk_examples(job: ExampleJob, index: int, network) -> tuple:
+    """(the examples of chunk file job.paths[index], its chunk number `index`,)."""
+    positions = read_chunk(job.paths[index])
+    positions.chunk = np.full(len(positions), index, dtype=np.int32)
+    return (policy_examples(positions, network),)
 
 
 def examples_from_chunks(paths: list, eval_file: str, workers: int) -> PolicyExamples:
     """The examples of the chunk files `paths` (chunk numbers: their order) for a policy on the network `eval_file`
-    names, made in `workers` processes (in this one when 1), with a progress bar over the chunks; ValueError naming
-    a chunk or the network file when one is unusable."""
-    tasks = [(path, number) for number, path in enumerate(paths)]
-    with tqdm(total=len(tasks), unit="chunk", desc="policy examples") as bar:
-        if workers <= 1:
-            _start_worker(eval_file)
-            parts = []
-            for task in tasks:
-                parts.append(_chunk_examples(task))
-                bar.update(1)
-        else:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=_start_worker, initargs=(eval_file,)) as pool:
-                parts = []
-                for part in pool.map(_chunk_examples, tasks, chunksize=4):
-                    parts.append(part)
-                    bar.update(1)
+    names, made in `workers` processes (in this one when 1; chunk_workers.run_chunks), with a progress bar over the
+    chunks; ValueError naming a chunk or the network file when one is unusable."""
+    parts: list = []
+    with tqdm(total=len(paths), unit="chunk", desc="policy examples") as bar:
+        def progress(result: tuple) -> None:
+            parts.append(result[0])
+            bar.update(1)
+        run_chunks(_load_network, _chunk_examples, ExampleJob(eval_file, tuple(paths)), range(len(paths)), workers,
+                   progress)
     return concatenated_examples(parts)

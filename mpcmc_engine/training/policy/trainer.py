@@ -13,13 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
+from mpcmc_engine.bitboard.constants import MAX_MOVES
 from mpcmc_engine.eval.policy import (
     CAPTURE_B, FEATURES, FROM_B, FROM_W, PARAMETERS, TO_B, TO_W, Policy, save_policy,
 )
 from mpcmc_engine.eval.policy_eval import INDEX_BITS, INDEX_MASK, move_logit
 from mpcmc_engine.jit import jit
 from mpcmc_engine.training.network.trainer import (
-    TrainerCheckpoint, adam_epoch, load_trainer_checkpoint, save_trainer_checkpoint,
+    TrainerCheckpoint, adam_epoch, load_trainer_checkpoint, save_trainer_checkpoint, split_groups,
 )
 from mpcmc_engine.training.policy.example_set import H_LEVELS, PolicyExamples
 
@@ -49,7 +50,7 @@ def loss_and_gradient(policy, hidden, moves_start, packed, target, rows, gradien
     """The mean cross-entropy over `rows` and its gradient (written into `gradient`)."""
     gradient[:] = 0.0
     h = np.zeros(FEATURES, dtype=np.float32)
-    probabilities = np.zeros(256, dtype=np.float64)
+    probabilities = np.zeros(MAX_MOVES, dtype=np.float64)
     total = 0.0
     scale = 1.0 / len(rows)
     for row in rows:
@@ -89,6 +90,7 @@ def loss_and_gradient(policy, hidden, moves_start, packed, target, rows, gradien
 def loss_and_agreement(policy, hidden, moves_start, packed, target, rows):
     """(mean cross-entropy, share of positions whose highest logit is the target's) over `rows`."""
     h = np.zeros(FEATURES, dtype=np.float32)
+    logits = np.zeros(MAX_MOVES, dtype=np.float64)
     loss = 0.0
     agreed = 0
     for row in rows:
@@ -96,32 +98,17 @@ def loss_and_agreement(policy, hidden, moves_start, packed, target, rows):
         first, last = moves_start[row], moves_start[row + 1]
         top = -math.inf
         best = -1
-        chosen = 0.0
-        for i in range(first, last):
-            logit = move_logit(policy, h, packed[i])
-            if logit > top:
-                top, best = logit, i - first
-            if i - first == target[row]:
-                chosen = logit
+        for i in range(last - first):
+            logits[i] = move_logit(policy, h, packed[first + i])
+            if logits[i] > top:
+                top, best = logits[i], i
         norm = 0.0
-        for i in range(first, last):
-            norm += math.exp(move_logit(policy, h, packed[i]) - top)
-        loss += top + math.log(norm) - chosen
+        for i in range(last - first):
+            norm += math.exp(logits[i] - top)
+        loss += top + math.log(norm) - logits[target[row]]
         agreed += best == target[row]
     count = max(1, len(rows))
     return loss / count, agreed / count
-
-
-def split_examples(examples: PolicyExamples, validation: float, seed: int):
-    """(training rows, validation rows): the validation share of whole chunks (games), at least one chunk when the
-    share is above 0 and there are two or more, drawn by a seeded shuffle."""
-    numbers = np.unique(examples.chunk)
-    held = int(round(len(numbers) * validation))
-    if validation > 0 and len(numbers) > 1:
-        held = max(1, held)
-    order = np.random.default_rng(seed).permutation(numbers)
-    is_held = np.isin(examples.chunk, order[:held])
-    return np.flatnonzero(~is_held).astype(np.int64), np.flatnonzero(is_held).astype(np.int64)
 
 
 def initial_policy(seed: int) -> np.ndarray:
@@ -136,7 +123,7 @@ def train_policy(examples: PolicyExamples, settings: PolicyTrainSettings, networ
     """Train a policy for settings.epochs epochs in all (from the checkpoint when `resume`); after every epoch write
     the checkpoint and call on_epoch(curve); at the end write the policy file `out`. An exception (Ctrl-C)
     propagates with the last complete epoch's checkpoint on disk."""
-    training, validation = split_examples(examples, settings.validation, settings.seed)
+    training, validation = split_groups(examples.chunk, settings.validation, settings.seed)
     if resume:
         state = load_trainer_checkpoint(settings, out, PARAMETERS)
     else:
