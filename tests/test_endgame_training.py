@@ -12,8 +12,9 @@ import pytest
 
 from mpcmc_engine.bitboard.constants import ROOK
 from mpcmc_engine.eval.eval_file import load_evaluation
-from mpcmc_engine.eval.features import material_index
+from mpcmc_engine.eval.features import F_TEMPO, material_index
 from mpcmc_engine.match.openings import Opening
+from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.endgame.stages import Stage, StagedRun, StudySettings, parse_stages, run_stages
 from mpcmc_engine.training.endgame.study import wilson_interval
@@ -80,7 +81,7 @@ def test_games_without_adjudication_end_by_the_rules(linear, fen, result, plies)
     leaves K v K draws."""
     searcher = Searcher(hash_mb=8, threads=1)
     searcher.set_evaluation(linear)
-    record = selfplay_record(Opening(fen), (searcher, searcher), 2000, 0.0, random.Random(1),
+    record = selfplay_record(Opening(fen), (searcher, searcher), SearchLimits(nodes=2000), 0.0, random.Random(1),
                              RecordBuilder(True), "test", adjudication_cp=None)
     assert (record.result, len(record.played)) == (result, plies)
 
@@ -115,11 +116,35 @@ def test_staged_run_measures_each_stage_and_a_rerun_reuses_its_results(tmp_path,
     assert json.dumps(again) == json.dumps(rows) and not any("WCR" in line for line in logged)  # NaN-safe equality
 
 
+def test_staged_run_with_a_frozen_block_keeps_its_weights(tmp_path, linear):
+    """--freeze tempo: the stage's weights keep the start's tempo weights while the others move."""
+    run = StagedRun("td-stem", "krk", (Stage(8, 0.05, 0.8, 200),), 0.05, 1, str(tmp_path / "run"),
+                    checkpoint_every=8, frozen=("tempo",))
+    run_stages(run, linear, StudySettings(games=1, nodes=200, seed=2, max_plies=40), log=lambda text: None)
+    trained = load_evaluation(str(tmp_path / "run" / "td-stem-krk-stage1.json"))
+    assert (trained.mg[F_TEMPO], trained.eg[F_TEMPO]) == (linear.mg[F_TEMPO], linear.eg[F_TEMPO])
+    assert not np.array_equal(trained.eg, linear.eg)
+
+
+def test_fixed_depth_stage_plays_depth_limited_games_with_its_own_epsilon(tmp_path, linear):
+    """A stage `d1` with epsilon 1: self-play moves searched to depth 1 (a node count otherwise), and the row records
+    the depth and the stage's epsilon."""
+    assert SourceConfig("endgame", True, nodes=0, ending="kqk", depth=1).move_limits() == SearchLimits(depth=1)
+    assert SourceConfig("endgame", True, nodes=300, ending="kqk").move_limits() == SearchLimits(nodes=300)
+    run = StagedRun("td-leaf", "kqk", (Stage(4, 0.05, 0.5, 0, depth=1, epsilon=1.0),), 0.05, 1, str(tmp_path / "run"),
+                    checkpoint_every=4)
+    rows = run_stages(run, linear, StudySettings(games=1, nodes=200, seed=2, max_plies=40), log=lambda text: None)
+    assert (rows[1]["depth"], rows[1]["nodes"], rows[1]["epsilon"]) == (1, 0, 1.0) and rows[0]["depth"] == 0
+
+
 def test_stages_spec_parsing():
     assert parse_stages("400:0.02:0.9:500, 200:0.01:0.7:1000") == (Stage(400, 0.02, 0.9, 500),
                                                                    Stage(200, 0.01, 0.7, 1000))
+    assert parse_stages("500:0.01:0.5:d3:0.6") == (Stage(500, 0.01, 0.5, 0, depth=3, epsilon=0.6),)
     for bad, reason in [("400:0.02:0.9", "stage 1"), ("400:0.02:0.9:500,x:0.1:0.5:10", "stage 2"),
-                        ("400:0.02:1.5:500", "LAMBDA"), ("0:0.02:0.5:500", "GAMES"), ("", "stage 1")]:
+                        ("400:0.02:1.5:500", "LAMBDA"), ("0:0.02:0.5:500", "GAMES"), ("", "stage 1"),
+                        ("10:0.02:0.5:d0", "dDEPTH"), ("10:0.02:0.5:dx", "stage 1"), ("10:0.02:0.5:d2:1.5", "EPSILON"),
+                        ("10:0.02:0.5:100:0.1:2", "stage 1")]:
         with pytest.raises(ValueError, match=reason):
             parse_stages(bad)
 
@@ -135,10 +160,16 @@ def test_wilson_interval():
     (["train", "--method", "td-leaf", "--source", "endgame"], "--source endgame needs --ending"),
     (["train", "--method", "td-leaf", "--source", "endgame", "--ending", "krk", "--openings", "book.epd"],
      "--openings has no use with --source endgame"),
+    (["train", "--method", "td-stem", "--source", "endgame", "--ending", "krk", "--freeze", "tempo,tempi"],
+     "--freeze: no feature block 'tempi'"),
     (["endgame-train", "--method", "td-stem", "--ending", "kbk", "--stages", "10:0.01:0.7:100"],
      "--ending must be one of krk, kqk"),
     (["endgame-train", "--method", "td-stem", "--ending", "krk", "--stages", "10:0.01:0.7"],
      "--stages: stage 1 '10:0.01:0.7' is not GAMES:ALPHA:LAMBDA:NODES"),
+    (["endgame-train", "--method", "td-stem", "--ending", "krk", "--stages", "10:0.01:0.7:100", "--freeze", "tempi"],
+     "--freeze: no feature block 'tempi'"),
+    (["endgame-train", "--method", "td-stem", "--ending", "krk", "--stages", "10:0.01:0.7:100", "--freeze", "tempo",
+      "--init", "<network>"], "only the linear weights have feature blocks to freeze"),
 ])
 def test_bad_arguments_exit_2_with_the_reason(tmp_path, engine_env, arguments, message):
     command = [sys.executable, "-m", "mpcmc_engine", *arguments, "--games" if arguments[0] == "train" else "--dir",

@@ -25,7 +25,7 @@ from mpcmc_engine.training.records import TrainingRecord
 from mpcmc_engine.training.td.checkpoint import checkpoint_path, load_checkpoint
 from mpcmc_engine.training.td.generate import SourceConfig
 from mpcmc_engine.training.td.learning_curve import plot_curves
-from mpcmc_engine.training.td.linear_model import float_weights, integer_weights, values_and_gradients
+from mpcmc_engine.training.td.linear_model import float_weights, frozen_mask, integer_weights, values_and_gradients
 from mpcmc_engine.training.td.pgn_games import read_pgn_games
 from mpcmc_engine.training.td.probes import MatchProbe, WacProbe
 from mpcmc_engine.training.td.trainer import TrainSettings, train
@@ -126,6 +126,27 @@ def test_each_method_matches_the_hand_computed_update(method):
     assert np.allclose(updated, expected, rtol=0, atol=1e-9)
     assert np.allclose(errors, [b - a for a, b in zip([v for v, _ in value_source],
                                                       [v for v, _ in value_source][1:] + [1.0])])
+
+
+@pytest.mark.parametrize("method", ["td-lambda", "td-leaf", "td-stem"])
+def test_frozen_block_keeps_its_weights_and_the_others_step_as_usual(method):
+    """With the tempo block (feature 0, both phases) frozen, its weights stay where they were, where the same update
+    without the mask moves them; every other weight takes exactly the unmasked step."""
+    record, vector = synthetic_game(), start_vector()
+    free, _ = game_update(method, vector, record, 0.7, 0.5)
+    held, _ = game_update(method, vector, record, 0.7, 0.5, frozen=frozen_mask(["tempo"]))
+    tempo = [0, N_FEATURES]
+    assert np.all(free[tempo] != vector[tempo]) and np.array_equal(held[tempo], vector[tempo])
+    others = np.ones(len(vector), dtype=bool)
+    others[tempo] = False
+    assert np.array_equal(held[others], free[others])
+
+
+def test_frozen_mask_names_both_phases_and_refuses_unknown_blocks():
+    mask = frozen_mask(["tempo", "material"])
+    assert np.flatnonzero(mask).tolist() == [0, 1, 2, 3, 4, 5, 6] + [N_FEATURES + i for i in range(7)]
+    with pytest.raises(ValueError, match="no feature block 'tempi'.*tempo, material, pst"):
+        frozen_mask(["tempi"])
 
 
 def test_game_ending_leaf_has_its_outcome_and_no_gradient():

@@ -15,9 +15,13 @@ def configure(parser) -> None:
     parser.add_argument("--method", required=True, choices=("td-lambda", "td-leaf", "td-stem"))
     parser.add_argument("--ending", required=True, help="krk or kqk")
     parser.add_argument("--stages", required=True, metavar="SPEC",
-                        help="comma-separated stages GAMES:ALPHA:LAMBDA:NODES, e.g. 400:0.02:0.8:500,400:0.01:0.7:1000")
+                        help="comma-separated stages GAMES:ALPHA:LAMBDA:NODES[:EPSILON], NODES a node count or "
+                             "dDEPTH (a fixed depth), EPSILON the stage's own exploration, "
+                             "e.g. 400:0.02:0.8:500,400:0.01:0.7:d3:0")
     parser.add_argument("--init", default="<linear>", metavar="FILE",
                         help="start evaluation: weights or network file, <linear> or <network> (default %(default)s)")
+    parser.add_argument("--freeze", default="", metavar="BLOCKS",
+                        help="comma-separated linear feature blocks (e.g. tempo) whose weights keep their start values")
     parser.add_argument("--epsilon", type=float, default=0.05,
                         help="probability of a random move in self-play (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="stage K's games are drawn with 100 * seed + K")
@@ -53,6 +57,7 @@ def run(args) -> int:
     from mpcmc_engine.training.endgame.stage_curve import plot_endgame_curves
     from mpcmc_engine.training.endgame.stages import StagedRun, StudySettings, parse_stages, run_stages
     from mpcmc_engine.training.td.generate import GameError
+    from mpcmc_engine.training.td.trainable import frozen_blocks, trainable_of
 
     def fail(message: str, status: int = 2) -> int:
         print(f"mpcmc-engine endgame-train: error: {message}", file=sys.stderr)
@@ -69,8 +74,11 @@ def run(args) -> int:
             raise ValueError(problem)
         stages = parse_stages(args.stages)
         initial = load_evaluation(args.init)
+        frozen = frozen_blocks(args.freeze)
+        if frozen:
+            trainable_of(initial).frozen_mask(frozen)   # ValueError: an unknown block, or a network
         run_settings = StagedRun(args.method, args.ending, stages, args.epsilon, args.seed, args.dir, args.workers,
-                                 args.checkpoint_every)
+                                 args.checkpoint_every, frozen)
         study = StudySettings(args.study_games, args.study_nodes, args.study_seed, args.max_plies)
         command = "mpcmc-engine endgame-train " + " ".join(shlex.quote(arg) for arg in sys.argv[2:])
         rows = run_stages(run_settings, initial, study, command, write_curve)

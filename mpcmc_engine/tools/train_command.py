@@ -36,6 +36,8 @@ def configure(parser) -> None:
     parser.add_argument("--alpha", type=float, default=0.01,
                         help="learning rate (logistic units, see TRAINING.md; default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--freeze", default="", metavar="BLOCKS",
+                        help="comma-separated linear feature blocks (e.g. tempo) whose weights keep their start values")
     parser.add_argument("--workers", type=int, default=1, help="processes generating games")
     parser.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY, metavar="N",
                         help="write OUT.checkpoint.json every N games (0: only at the end); it is also written on "
@@ -109,7 +111,7 @@ def run(args) -> int:
     from mpcmc_engine.training.td.checkpoint import checkpoint_path
     from mpcmc_engine.training.td.generate import GameError
     from mpcmc_engine.training.td.pgn_games import read_pgn_games
-    from mpcmc_engine.training.td.trainable import trainable_of
+    from mpcmc_engine.training.td.trainable import frozen_blocks, trainable_of
     from mpcmc_engine.training.td.trainer import TrainSettings, train
     from mpcmc_engine.training.td.updates import LEAF_METHODS
 
@@ -129,7 +131,7 @@ def run(args) -> int:
                                  args.workers, args.checkpoint_every, args.curve_every, args.curve,
                                  curve_measure=args.curve_measure if args.curve else "",
                                  average_after=args.average_after, command=command,
-                                 model=model)
+                                 model=model, frozen=frozen_blocks(args.freeze))
         probe = _probe(args, initial) if args.curve else None
         train(settings, initial, args.resume, probe)
     except (ValueError, OSError) as error:

@@ -42,9 +42,10 @@ def _explore(position, move, epsilon, rng):
     return rng.choice(position.legal_moves()) if rng.random() < epsilon else move
 
 
-def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder, label: str,
+def selfplay_record(opening, searchers, limits: SearchLimits, epsilon: float, rng, builder, label: str,
                     adjudication_cp: Optional[int] = ADJUDICATION_CP):
-    """A game of our search against itself from `opening` (match.openings.Opening) at `nodes` per move, exploring
+    """A game of our search against itself from `opening` (match.openings.Opening), each move searched within
+    `limits` (a node count or a fixed depth), exploring
     with `epsilon`; `searchers` = (white's, black's) search.Searcher (one object twice in self-play, two with
     different weights in a match). Each position before a move goes to `builder.add(position, search_result)`; the
     game's end to `builder.build(white's result, label)`, whose value is returned. Adjudicated when the mover's
@@ -58,7 +59,7 @@ def selfplay_record(opening, searchers, nodes: int, epsilon: float, rng, builder
     plies = 0
     while result is None and plies < MAX_PLIES:
         searcher = searchers[0] if position.white_to_move else searchers[1]
-        found = searcher.search(position, SearchLimits(nodes=nodes))
+        found = searcher.search(position, limits)
         builder.add(position, found)
         plies += 1
         if adjudication_cp is not None and (found.is_mate or abs(found.score) >= adjudication_cp):

@@ -25,17 +25,20 @@ from mpcmc_engine.training.td.trainer import TrainSettings, train
 from mpcmc_engine.training.td.updates import LEAF_METHODS
 
 STUDY_HASH_MB = 16
-STAGE_FORMAT = "GAMES:ALPHA:LAMBDA:NODES"
+STAGE_FORMAT = "GAMES:ALPHA:LAMBDA:NODES[:EPSILON]"   # NODES may be dD: a fixed search depth of D plies
 
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage's games and hyper-parameters."""
+    """One stage's games and hyper-parameters: each self-play move searched to `nodes` or, when `depth` is set, to
+    that fixed depth (nodes 0); `epsilon` replaces the run's exploration when not None."""
 
     games: int
     alpha: float
     lam: float
     nodes: int
+    depth: int = 0
+    epsilon: float | None = None
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,8 @@ class StudySettings:
 
 @dataclass(frozen=True)
 class StagedRun:
-    """A staged run: method, ending, stages, self-play exploration, seed, output folder, workers, checkpoints."""
+    """A staged run: method, ending, stages, self-play exploration, seed, output folder, workers, checkpoints and the
+    feature blocks held at their start values."""
 
     method: str
     ending: str
@@ -60,22 +64,33 @@ class StagedRun:
     folder: str
     workers: int = 1
     checkpoint_every: int = 100
+    frozen: tuple = ()
+
+
+def _stage(fields: list) -> Stage:
+    """The Stage of a spec's fields (ValueError when one is not a number of its kind)."""
+    search = fields[3]
+    nodes, depth = (0, int(search[1:])) if search.startswith("d") else (int(search), 0)
+    return Stage(int(fields[0]), float(fields[1]), float(fields[2]), nodes, depth,
+                 float(fields[4]) if len(fields) == 5 else None)
 
 
 def parse_stages(text: str) -> tuple:
-    """The Stages of `text`, comma-separated GAMES:ALPHA:LAMBDA:NODES; raise ValueError naming the bad stage."""
+    """The Stages of `text`, comma-separated GAMES:ALPHA:LAMBDA:NODES[:EPSILON] (NODES or dDEPTH); raise ValueError
+    naming the bad stage."""
     stages = []
     for number, part in enumerate(text.split(","), start=1):
         fields = part.strip().split(":")
         try:
-            if len(fields) != 4:
+            if len(fields) not in (4, 5):
                 raise ValueError
-            stage = Stage(int(fields[0]), float(fields[1]), float(fields[2]), int(fields[3]))
+            stage = _stage(fields)
         except ValueError:
             raise ValueError(f"--stages: stage {number} {part!r} is not {STAGE_FORMAT}") from None
-        if stage.games < 1 or stage.nodes < 1 or not stage.alpha > 0 or not 0.0 <= stage.lam <= 1.0:
-            raise ValueError(f"--stages: stage {number} {part!r}: GAMES and NODES must be positive, ALPHA > 0 and "
-                             f"LAMBDA in [0, 1]")
+        if (stage.games < 1 or max(stage.nodes, stage.depth) < 1 or not stage.alpha > 0
+                or not 0.0 <= stage.lam <= 1.0 or not 0.0 <= (stage.epsilon or 0.0) <= 1.0):
+            raise ValueError(f"--stages: stage {number} {part!r}: GAMES and NODES (or dDEPTH) must be positive, "
+                             f"ALPHA > 0, LAMBDA and EPSILON in [0, 1]")
         stages.append(stage)
     return tuple(stages)
 
@@ -112,12 +127,12 @@ def _measure(evaluation, study: StudySettings, ending: str, stored: Path, log: C
     return result
 
 
-def _row(stage: int, games: int, settings, found: dict) -> dict:
-    """A curve row: the stage, games trained so far, the stage's hyper-parameters and the measured figures (NaN for
-    a figure without games)."""
+def _row(stage: int, games: int, settings, epsilon: float, found: dict) -> dict:
+    """A curve row: the stage, games trained so far, the stage's hyper-parameters (`epsilon` its exploration) and the
+    measured figures (NaN for a figure without games)."""
     nan = float("nan")
-    hyper = {"alpha": settings.alpha, "lambda": settings.lam, "nodes": settings.nodes} if settings else \
-        {"alpha": nan, "lambda": nan, "nodes": 0}
+    hyper = {"alpha": settings.alpha, "lambda": settings.lam, "nodes": settings.nodes, "depth": settings.depth,
+             "epsilon": epsilon} if settings else {"alpha": nan, "lambda": nan, "nodes": 0, "depth": 0, "epsilon": nan}
     return {"stage": stage, "games": games, **hyper,
             **{key: nan if value is None else value for key, value in found.items()}}
 
@@ -129,19 +144,20 @@ def run_stages(run: StagedRun, initial, study: StudySettings, command: str = "",
     folder = Path(run.folder)
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{run.method}-{run.ending}"
-    rows = [_row(0, 0, None, _measure(initial, study, run.ending, folder / f"{stem}-stage0.study.json", log))]
+    rows = [_row(0, 0, None, 0.0, _measure(initial, study, run.ending, folder / f"{stem}-stage0.study.json", log))]
     on_rows(rows)
     evaluation, games = initial, 0
     for number, stage in enumerate(run.stages, start=1):
         out = stage_path(run, number)
-        source = SourceConfig("endgame", run.method in LEAF_METHODS, stage.nodes, run.epsilon,
-                              seed=100 * run.seed + number, ending=run.ending)
+        epsilon = run.epsilon if stage.epsilon is None else stage.epsilon
+        source = SourceConfig("endgame", run.method in LEAF_METHODS, stage.nodes, epsilon,
+                              seed=100 * run.seed + number, ending=run.ending, depth=stage.depth)
         settings = TrainSettings(run.method, source, stage.games, stage.lam, stage.alpha, 100 * run.seed + number,
                                  str(out), run.workers, run.checkpoint_every,
-                                 command=f"{command} (stage {number})" if command else "")
+                                 command=f"{command} (stage {number})" if command else "", frozen=run.frozen)
         evaluation = train(settings, evaluation, resume=checkpoint_path(out).exists(), log=log)
         games += stage.games
         found = _measure(evaluation, study, run.ending, out.with_suffix(".study.json"), log)
-        rows.append(_row(number, games, stage, found))
+        rows.append(_row(number, games, stage, epsilon, found))
         on_rows(rows)
     return rows

@@ -17,6 +17,7 @@ import numpy as np
 from mpcmc_engine.bitboard.constants import ST_BOARD
 from mpcmc_engine.eval.eval_file import load_evaluation
 from mpcmc_engine.match.openings import load_openings
+from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.predicates import is_tactical
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.network.chunk_workers import run_chunks
@@ -99,8 +100,8 @@ def generate_chunk(settings: GenerationSettings, index: int, searcher: Searcher)
     for game in range(first, first + settings.games_in(index)):
         opening = openings[int(rng.integers(len(openings)))]
         moves_rng = random.Random(int(rng.integers(2 ** 62)))
-        parts.append(selfplay_record(opening, (searcher, searcher), settings.nodes, settings.epsilon, moves_rng,
-                                     PositionsBuilder(), f"game {game + 1}"))
+        parts.append(selfplay_record(opening, (searcher, searcher), SearchLimits(nodes=settings.nodes),
+                                     settings.epsilon, moves_rng, PositionsBuilder(), f"game {game + 1}"))
     positions = concatenated(parts)
     write_chunk(settings.out, index, positions)
     return len(positions)

@@ -57,6 +57,8 @@ def load_checkpoint(path, settings: dict) -> TrainerState:
         raise ValueError(f"checkpoint {path}: another format, model or feature layout")
     data["settings"].setdefault("model", "linear")  # checkpoints from before the network could be trained
     data["settings"].setdefault("ending", "")       # checkpoints from before the endgame source
+    data["settings"].setdefault("frozen", [])       # checkpoints from before --freeze
+    data["settings"].setdefault("depth", 0)         # checkpoints from before fixed-depth self-play
     changed = sorted(key for key in set(settings) | set(data["settings"])
                      if settings.get(key) != data["settings"].get(key))
     if changed:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mpcmc_engine.match.openings import Opening, load_openings
+from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.endgame_table import PIECES, random_won_start
 from mpcmc_engine.training.play import mentor_record, pgn_record, selfplay_record
@@ -52,6 +53,11 @@ class SourceConfig:
     pgn_games: tuple = field(default=(), repr=False)
     mentor_timeout_s: float = MENTOR_TIMEOUT_S
     ending: str = ""    # source endgame: a key of endgame_table.PIECES
+    depth: int = 0      # self-play and endgame games: a fixed-depth search per move instead of `nodes` (0: nodes)
+
+    def move_limits(self) -> SearchLimits:
+        """What bounds each self-play move's search: `depth` plies when set, else `nodes`."""
+        return SearchLimits(depth=self.depth) if self.depth else SearchLimits(nodes=self.nodes)
 
 
 class GameGenerator:
@@ -85,12 +91,12 @@ class GameGenerator:
         label = f"{config.source} game {index + 1}"
         if config.source == "endgame":
             opening = Opening(random_won_start(PIECES[config.ending], rng).fen())
-            return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
-                                   builder, label, adjudication_cp=None)
+            return selfplay_record(opening, (self.searcher, self.searcher), config.move_limits(), config.epsilon,
+                                   rng, builder, label, adjudication_cp=None)
         opening = self.openings[(index // 2) % len(self.openings)]
         if config.source == "selfplay":
-            return selfplay_record(opening, (self.searcher, self.searcher), config.nodes, config.epsilon, rng,
-                                   builder, label)
+            return selfplay_record(opening, (self.searcher, self.searcher), config.move_limits(), config.epsilon,
+                                   rng, builder, label)
         mentor = EngineSpec(tuple(parse_engine_command(config.mentor)), "mentor")
         start = functools.partial(start_engine, mentor, handshake_timeout_s=config.mentor_timeout_s,
                                   ready_timeout_s=config.mentor_timeout_s, own_process_group=True)

@@ -9,7 +9,7 @@ so dV/du = V (1 - V) * f * taper fraction.
 
 import numpy as np
 
-from mpcmc_engine.eval.features import N_FEATURES, PHASE_MAX
+from mpcmc_engine.eval.features import LAYOUT, N_FEATURES, PHASE_MAX, block_offsets
 from mpcmc_engine.eval.weights import WEIGHT_LIMIT, Weights
 from mpcmc_engine.score_scale import LICHESS_SCALE, win_probabilities
 
@@ -47,6 +47,20 @@ def values_and_gradients(vector: np.ndarray, counts: np.ndarray, phases: np.ndar
     counts = counts.astype(np.float64)
     gradients = np.concatenate([counts * shares[:, :1], counts * shares[:, 1:]], axis=1)
     return values, gradients
+
+
+def frozen_mask(blocks) -> np.ndarray:
+    """The boolean mask over [mg, eg] of the weights of the named feature blocks (eval/features.py LAYOUT names, both
+    phases); raise ValueError naming a block that does not exist."""
+    offsets = block_offsets()
+    mask = np.zeros(2 * N_FEATURES, dtype=bool)
+    for name in blocks:
+        if name not in offsets:
+            raise ValueError(f"--freeze: no feature block {name!r} (blocks: {', '.join(n for n, _ in LAYOUT)})")
+        start, size = offsets[name]
+        mask[start:start + size] = True
+        mask[N_FEATURES + start:N_FEATURES + start + size] = True
+    return mask
 
 
 def apply_step(vector: np.ndarray, step_logistic: np.ndarray) -> np.ndarray:

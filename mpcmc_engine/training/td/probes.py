@@ -45,8 +45,8 @@ class MatchProbe:
         for index in range(2 * self.pairs):
             opening, measured_white = scheduled(self.openings, index)
             searchers = (self.measured, self.reference) if measured_white else (self.reference, self.measured)
-            white_result = selfplay_record(opening, searchers, self.nodes, 0.0, random.Random(index),
-                                           RecordBuilder(False), "").result
+            white_result = selfplay_record(opening, searchers, SearchLimits(nodes=self.nodes), 0.0,
+                                           random.Random(index), RecordBuilder(False), "").result
             tally.add(index, white_result if measured_white else 1.0 - white_result)
         estimate = estimate_elo(tally.pentanomial(), PENTANOMIAL_VALUES)
         return {"score": estimate.score, "elo": estimate.elo, "elo_low": estimate.low, "elo_high": estimate.high,

@@ -28,13 +28,25 @@ class Trainable(NamedTuple):
     to_evaluation: Callable     # to_evaluation(vector, provenance) -> the engine's evaluation
     save: Callable              # save(evaluation, path), atomically
     layout: list                # what a checkpoint of this kind records and must match on --resume
+    frozen_mask: Callable       # frozen_mask(block names) -> boolean mask over the vector; ValueError if not named
+
+
+def _no_blocks(blocks):
+    """A network has no named feature blocks to hold fixed."""
+    raise ValueError(f"--freeze {','.join(blocks)}: only the linear weights have feature blocks to freeze")
 
 
 LINEAR = Trainable("linear", Weights, updates.LINEAR, features_of, linear_model.float_weights,
-                   linear_model.integer_weights, save_weights, [list(block) for block in LAYOUT])
+                   linear_model.integer_weights, save_weights, [list(block) for block in LAYOUT],
+                   linear_model.frozen_mask)
 NETWORK = Trainable("network", Network, updates.NETWORK, network_model.network_row_of, network_model.dequantize,
-                    network_model.quantize, save_network, ["network", INPUTS, HIDDEN])
+                    network_model.quantize, save_network, ["network", INPUTS, HIDDEN], _no_blocks)
 TRAINABLES = {trainable.name: trainable for trainable in (LINEAR, NETWORK)}
+
+
+def frozen_blocks(text: str) -> tuple:
+    """The feature block names of a --freeze argument: comma-separated, blanks ignored ('' -> none)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
 
 
 def trainable_of(evaluation: Weights | Network) -> Trainable:

@@ -50,15 +50,18 @@ class TrainSettings:
     average_after: int = 0
     command: str = ""
     model: str = "linear"   # a key of trainable.TRAINABLES: what is trained
+    frozen: tuple = ()      # feature blocks whose weights keep their start values (linear model only)
 
     def fixed(self) -> dict:
         """The settings a resumed run must share with the run that wrote the checkpoint."""
         source = self.source
-        return {"method": self.method, "source": source.source, "nodes": source.nodes, "epsilon": source.epsilon,
-                "leaf_depth": source.leaf_depth, "mentor": source.mentor, "openings": source.openings,
-                "pgn_games": len(source.pgn_games), "ending": source.ending, "lambda": self.lam, "alpha": self.alpha,
+        return {"method": self.method, "source": source.source, "nodes": source.nodes, "depth": source.depth,
+                "epsilon": source.epsilon, "leaf_depth": source.leaf_depth, "mentor": source.mentor,
+                "openings": source.openings, "pgn_games": len(source.pgn_games), "ending": source.ending,
+                "lambda": self.lam, "alpha": self.alpha,
                 "seed": self.seed, "checkpoint_every": self.checkpoint_every, "curve_every": self.curve_every,
-                "curve_measure": self.curve_measure, "average_after": self.average_after, "model": self.model}
+                "curve_measure": self.curve_measure, "average_after": self.average_after, "model": self.model,
+                "frozen": list(self.frozen)}
 
 
 def _batch_end(done: int, settings: TrainSettings) -> int:
@@ -80,6 +83,7 @@ def train(settings: TrainSettings, initial: Weights | Network, resume: bool = Fa
     trainable = TRAINABLES[settings.model]
     if not isinstance(initial, trainable.kind):
         raise ValueError(f"the start evaluation is not of the trained kind ({settings.model})")
+    frozen = trainable.frozen_mask(settings.frozen) if settings.frozen else None
     rng = np.random.default_rng(settings.seed)
     where = checkpoint_path(settings.out)
     if resume:
@@ -96,7 +100,8 @@ def train(settings: TrainSettings, initial: Weights | Network, resume: bool = Fa
         with tqdm(total=settings.games, initial=state.games_done, unit="game", desc=settings.method) as bar:
             shown_errors: deque = deque(maxlen=SHOWN_TD_ERRORS)
             while state.games_done < settings.games:
-                state = _next_batch(state, pool, rng, settings, trainable, probe, provenance, bar, shown_errors)
+                state = _next_batch(state, pool, rng, settings, trainable, probe, provenance, bar, shown_errors,
+                                    frozen)
                 if settings.checkpoint_every and state.games_done % settings.checkpoint_every == 0:
                     save_checkpoint(state, where)
     except BaseException:
@@ -113,9 +118,10 @@ def train(settings: TrainSettings, initial: Weights | Network, resume: bool = Fa
 
 
 def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSettings, trainable: Trainable, probe,
-                provenance: str, bar, shown_errors: deque) -> TrainerState:
-    """The state after the next batch of games, their updates and, at a multiple of --curve-every, the curve point;
-    `state` itself is left as it was (`rng` draws the batch's game seeds)."""
+                provenance: str, bar, shown_errors: deque, frozen) -> TrainerState:
+    """The state after the next batch of games, their updates (no step where the mask `frozen` is true) and, at a
+    multiple of --curve-every, the curve point; `state` itself is left as it was (`rng` draws the batch's game
+    seeds)."""
     end = _batch_end(state.games_done, settings)
     evaluation = trainable.to_evaluation(state.vector, provenance)
     tasks = [(index, int(rng.integers(2 ** 62)), evaluation) for index in range(state.games_done, end)]
@@ -123,7 +129,7 @@ def _next_batch(state: TrainerState, pool: GamePool, rng, settings: TrainSetting
     state = dataclasses.replace(state, curve=list(state.curve))
     for record in records:
         state.vector, differences = game_update(settings.method, state.vector, record, settings.lam, settings.alpha,
-                                                trainable.td_model)
+                                                trainable.td_model, frozen)
         state.td_error_sum += float(np.sum(np.abs(differences)))
         state.td_error_count += len(differences)
         shown_errors.extend(np.abs(differences))

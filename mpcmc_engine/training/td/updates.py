@@ -7,6 +7,7 @@ e_t = lambda e_{t-1} + grad V_t  (e_{-1} = 0). The three methods differ in what 
 - td-leaf:   V and its gradient at the leaves of the principal variations searched from them (KnightCap);
 - td-stem:   V at the leaves, the gradient at the played positions (Van den Heede).
 A leaf that ends the game (mate found by the search) has the fixed value of that outcome and no gradient.
+Weights under a `frozen` mask take no step (an ablation: a feature held at its start value).
 """
 
 from typing import Callable, NamedTuple
@@ -52,8 +53,10 @@ def _leaf_values_and_gradients(trained: Model, vector, record):
     return values, gradients
 
 
-def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: float, trained: Model = LINEAR):
-    """(the `trained` model's vector after learning from `record` with `method`, temporal differences of the game)."""
+def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: float, trained: Model = LINEAR,
+                frozen=None):
+    """(the `trained` model's vector after learning from `record` with `method`, temporal differences of the game);
+    the weights where the boolean mask `frozen` is true keep their values."""
     if method == "td-lambda":
         values, gradients = trained.values_and_gradients(vector, record.played, record.played_phase)
     elif method == "td-leaf":
@@ -64,4 +67,6 @@ def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: floa
     else:
         raise ValueError(f"unknown method {method!r} (expected one of {METHODS})")
     direction, errors = eligibility_direction(values, gradients, record.result, lam)
+    if frozen is not None:
+        direction[frozen] = 0.0
     return trained.apply_step(vector, alpha * direction), errors
