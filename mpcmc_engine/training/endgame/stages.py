@@ -128,12 +128,12 @@ def _measure(evaluation, study: StudySettings, ending: str, stored: Path, log: C
 
 
 def _row(stage: int, games: int, settings, epsilon: float, found: dict) -> dict:
-    """A curve row: the stage, games trained so far, the stage's hyper-parameters (`epsilon` its exploration) and the
-    measured figures (NaN for a figure without games)."""
+    """A curve row: the stage, games trained so far, the stage's hyper-parameters (`epsilon` its exploration; NaN
+    before training) and the measured figures (NaN for a figure without games)."""
     nan = float("nan")
-    hyper = {"alpha": settings.alpha, "lambda": settings.lam, "nodes": settings.nodes, "depth": settings.depth,
-             "epsilon": epsilon} if settings else {"alpha": nan, "lambda": nan, "nodes": 0, "depth": 0, "epsilon": nan}
-    return {"stage": stage, "games": games, **hyper,
+    hyper = {"alpha": settings.alpha, "lambda": settings.lam, "nodes": settings.nodes, "depth": settings.depth} \
+        if settings else {"alpha": nan, "lambda": nan, "nodes": 0, "depth": 0}
+    return {"stage": stage, "games": games, **hyper, "epsilon": epsilon,
             **{key: nan if value is None else value for key, value in found.items()}}
 
 
@@ -144,7 +144,8 @@ def run_stages(run: StagedRun, initial, study: StudySettings, command: str = "",
     folder = Path(run.folder)
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{run.method}-{run.ending}"
-    rows = [_row(0, 0, None, 0.0, _measure(initial, study, run.ending, folder / f"{stem}-stage0.study.json", log))]
+    start = _measure(initial, study, run.ending, folder / f"{stem}-stage0.study.json", log)
+    rows = [_row(0, 0, None, float("nan"), start)]
     on_rows(rows)
     evaluation, games = initial, 0
     for number, stage in enumerate(run.stages, start=1):
