@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from mpcmc_engine.cli import main
-from mpcmc_engine.data import WAC
+from mpcmc_engine.data import STS, WAC
 from mpcmc_engine.epd import parse_point_scores, read_test_suite
 
 STOCKFISH = "/usr/games/stockfish"
@@ -94,3 +94,17 @@ def test_epd_shared_wac_sample(tmp_path, capsys):
     assert main(["epd", str(sample), "--engine", STOCKFISH, "--nodes", "50000"]) == 0
     solved, total = capsys.readouterr().out.split()[1].split(",")[0].split("/")
     assert total == "10" and int(solved) >= 6
+
+
+def test_the_shipped_strategic_test_suite_reads_whole():
+    """Every one of the STS's 1500 positions reads with its best move worth the full 10 points, 100 a theme."""
+    positions, errors = read_test_suite(str(STS))
+    assert errors == [] and len(positions) == 1500
+    assert all(position.max_points == 10 and len(position.best_moves) == 1
+               and position.points_for(position.best_moves[0]) == 10
+               for position in positions)
+    themes = {}
+    for position in positions:
+        theme = position.name.split(")", 1)[0]   # "STS(v7.0": the theme's number
+        themes[theme] = themes.get(theme, 0) + 1
+    assert len(themes) == 15 and set(themes.values()) == {100}, themes

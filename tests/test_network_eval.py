@@ -16,8 +16,8 @@ from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.eval_file import DEFAULT_EVALUATION, SHIPPED_EVALUATIONS
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
-    HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, check_accumulator_reach, load_network,
-    save_network,
+    ACTIVATIONS, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SCRELU_W2_LIMIT, SHIPPED_NETWORK_PATH, Network,
+    check_accumulator_reach, load_network, save_network,
 )
 from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
 from mpcmc_engine.eval.network_features import (
@@ -30,12 +30,12 @@ from tests.test_eval import random_boards
 from tests.test_uci_protocol import legal_bestmove, start
 
 
-def random_network(seed=3, scale=60):
+def random_network(seed=3, scale=60, activation="crelu"):
     """A network with random weights of a size where activations are often clipped both ways."""
     rng = np.random.default_rng(seed)
     return Network(rng.integers(-scale, scale + 1, (INPUTS, HIDDEN)), rng.integers(-scale, 2 * scale, HIDDEN),
                    rng.integers(-127, 128, (OUTPUT_BUCKETS, 2 * HIDDEN)), rng.integers(-5000, 5000, OUTPUT_BUCKETS),
-                   "random")
+                   "random", activation)
 
 
 # Games that exercise every kind of accumulator change: castling both ways (kings crossing buckets or not), en
@@ -79,9 +79,10 @@ def accumulator_walk(position, params, moves, evaluated_plies=None):
         assert score == evaluate(position.tab, position.bb, position.st, params)
 
 
+@pytest.mark.parametrize("activation", ACTIVATIONS)
 @pytest.mark.parametrize("fen,line", SPECIAL_LINES)
-def test_incremental_accumulators_equal_a_refresh_on_special_moves(fen, line):
-    params = evaluation_array(random_network())
+def test_incremental_accumulators_equal_a_refresh_on_special_moves(fen, line, activation):
+    params = evaluation_array(random_network(activation=activation))
     accumulator_walk(Position(fen), params, engine_moves(Position(fen), line.split()))
 
 
@@ -111,18 +112,21 @@ def test_incremental_accumulators_equal_a_refresh_on_random_games():
 
 
 def exact_score(board, network):
-    """The score of eval/network.py's formula for `board`'s side to move, in Python integers (no 16- or 32-bit sums)."""
+    """The score of eval/network.py's formula for `board`'s side to move, in Python integers (no 16- or 32-bit sums):
+    out in units of QA * QB, or of QA ** 2 * QB for a screlu network (its activations squared, b2 times QA)."""
     sums = []
     for view in (WHITE, BLACK):
         flip = bucket_flip(view, board.king(view == WHITE))
         rows = [input_index(view, flip, (piece.color != chess.WHITE) * 8 + piece.piece_type, square)
                 for square, piece in board.piece_map().items()]
-        sums.append(np.clip(network.b1 + network.w1[rows].sum(axis=0), 0, QA))
+        clipped = [int(v) for v in np.clip(network.b1 + network.w1[rows].sum(axis=0), 0, QA)]
+        sums.append([v * v for v in clipped] if network.activation == "screlu" else clipped)
     mover = WHITE if board.turn == chess.WHITE else BLACK
     bucket = output_bucket(len(board.piece_map()))
-    layer = network.w2[bucket]
-    out = int(network.b2[bucket] + sums[mover] @ layer[:HIDDEN] + sums[1 - mover] @ layer[HIDDEN:])
-    return (abs(out) * OUTPUT_SCALE // (QA * QB)) * (1 if out >= 0 else -1)
+    layer = [int(w) for w in network.w2[bucket]]
+    scale = QA if network.activation == "screlu" else 1
+    out = int(network.b2[bucket]) * scale + sum(h * w for h, w in zip(sums[mover] + sums[1 - mover], layer))
+    return (abs(out) * OUTPUT_SCALE // (QA * QB * scale)) * (1 if out >= 0 else -1)
 
 
 def test_sums_at_the_edge_of_int16_stay_exact():
@@ -148,6 +152,35 @@ def test_sums_at_the_edge_of_int16_stay_exact():
         accumulator_walk(Position(), params, engine_moves(Position(), texts))
         final = Position(board.fen())
         assert evaluate(final.tab, final.bb, final.st, params) == exact_score(board, network), board.fen()
+
+
+@pytest.mark.parametrize("saturated", [False, True])
+def test_a_screlu_network_scores_by_its_formula(saturated):
+    """Squared clipped ReLU: random weights (whose scores differ from the clipped ReLU's), and every unit at QA with
+    every output weight of a bucket at +SCRELU_W2_LIMIT or -SCRELU_W2_LIMIT (each view's products of squares at the
+    edge of int32): from scratch and incrementally the score of the formula in Python integers."""
+    if saturated:
+        rng = np.random.default_rng(8)
+        signs = rng.choice([1, -1], (OUTPUT_BUCKETS, 1))
+        network = Network(np.zeros((INPUTS, HIDDEN), dtype=np.int64), np.full(HIDDEN, 2 * QA, dtype=np.int64),
+                          SCRELU_W2_LIMIT * signs * np.ones((OUTPUT_BUCKETS, 2 * HIDDEN), dtype=np.int64),
+                          rng.integers(-5000, 5000, OUTPUT_BUCKETS), "saturated", "screlu")
+    else:
+        network = random_network(seed=6, activation="screlu")
+    params = evaluation_array(network)
+    crelu = evaluation_array(Network(network.w1, network.b1, network.w2, network.b2))
+    differs = 0
+    for board in random_boards(30, seed=14):
+        position = Position(board.fen())
+        score = evaluate(position.tab, position.bb, position.st, params)
+        assert score == exact_score(board, network), board.fen()
+        differs += score != evaluate(position.tab, position.bb, position.st, crelu)
+    assert saturated or differs > 0, "the activation changes the scores"
+    games = random.Random(15)
+    board = chess.Board()
+    while not board.is_game_over() and board.ply() < 100:
+        board.push(games.choice(list(board.legal_moves)))
+    accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
 
 
 def test_a_null_move_keeps_the_sums():
@@ -284,6 +317,38 @@ def test_network_file_round_trip_and_refusals(tmp_path):
     truncated.write_text(path.read_text()[:1000])
     with pytest.raises(ValueError, match="cannot be read as JSON"):
         load_network(truncated)
+
+
+def test_the_activation_in_the_network_file(tmp_path):
+    """A screlu network keeps its activation through its file; a version-2 file (no activation field) is a crelu
+    network; an unknown activation, and screlu output weights beyond +-SCRELU_W2_LIMIT, are refused when read and
+    when written, naming the file."""
+    network = random_network(activation="screlu")
+    path = tmp_path / "screlu.json"
+    save_network(network, path)
+    assert load_network(path).activation == "screlu"
+    data = json.loads(path.read_text())
+    assert data["version"] == 3 and data["activation"] == "screlu"
+    version2 = tmp_path / "version2.json"
+    version2.write_text(json.dumps({key: value for key, value in dict(data, version=2).items() if key != "activation"}))
+    assert load_network(version2).activation == "crelu"
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text(json.dumps(dict(data, activation="gelu")))
+    with pytest.raises(ValueError, match=f"{unknown}: 'activation' is 'gelu'"):
+        load_network(unknown)
+    wide = np.array(network.w2)
+    wide[3, 17] = SCRELU_W2_LIMIT + 1
+    beyond = tmp_path / "beyond.json"
+    beyond.write_text(json.dumps(dict(data, w2=wide.reshape(-1).tolist())))
+    with pytest.raises(ValueError, match=rf"{beyond}: 'w2'\[{3 * 2 * HIDDEN + 17}\] is outside .* of a screlu network"):
+        load_network(beyond)
+    crelu = dict(data, activation="crelu", w2=wide.reshape(-1).tolist())
+    beyond.write_text(json.dumps(crelu))
+    assert load_network(beyond).activation == "crelu", "a crelu network's w2 may go to +-INT16_LIMIT"
+    unsaved = tmp_path / "unsaved.json"
+    with pytest.raises(ValueError, match="outside the bound"):
+        save_network(Network(network.w1, network.b1, wide, network.b2, "", "screlu"), unsaved)
+    assert not unsaved.exists()
 
 
 def test_the_search_with_a_network_plays_legal_moves_and_agrees_with_its_evaluation():

@@ -17,7 +17,8 @@ from mpcmc_engine.bitboard.moves import move_kind
 from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.evaluate import evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
-    FORMAT, HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network, save_network,
+    ACTIVATION_CODES, ACTIVATIONS, FORMAT, HIDDEN, OUTPUT_SCALE, QA, QB, SHIPPED_NETWORK_PATH, Network, load_network,
+    save_network,
 )
 from mpcmc_engine.eval.network_features import MAX_PIECES, OUTPUT_BUCKETS, output_bucket
 from mpcmc_engine.training.td.checkpoint import checkpoint_path, load_checkpoint
@@ -74,14 +75,16 @@ def varied_vector(seed):
     return vector
 
 
-def test_minibatch_gradient_against_finite_differences():
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_minibatch_gradient_against_finite_differences(activation):
+    code = ACTIVATION_CODES[activation]
     positions = random_positions(12)
     inputs = active_inputs(positions.board, positions.side)
     targets = np.linspace(0.1, 0.9, 12).astype(np.float32)
     vector = varied_vector(3)
     rows = np.arange(12, dtype=np.int64)
     gradient = np.zeros_like(vector)
-    loss_and_gradient(vector, inputs, targets, rows, gradient)
+    loss_and_gradient(vector, inputs, targets, rows, gradient, code)
     first_row = V_W1 + int(inputs[0, 0]) * HIDDEN
     b2, w2 = output_slots(inputs[0])
     used = {bucket_of(row) for row in inputs}
@@ -91,36 +94,40 @@ def test_minibatch_gradient_against_finite_differences():
         assert np.any(layer != 0) == (bucket in used) and (gradient[V_B2 + bucket] != 0) == (bucket in used)
     for index in [b2, w2 + 3, w2 + 200, V_B1 + 5, first_row + 7, first_row + 100]:
         shifted = []
-        for step in (2e-3, -2e-3):  # small enough to cross no clipping point of the activations
+        for step in (5e-4, -5e-4):  # small enough to cross no clipping point of the activations
             probe = vector.copy()
             probe[index] += step
-            shifted.append(loss_and_gradient(probe, inputs, targets, rows, np.zeros_like(vector)))
-        numeric = (shifted[0] - shifted[1]) / 4e-3
+            shifted.append(loss_and_gradient(probe, inputs, targets, rows, np.zeros_like(vector), code))
+        numeric = (shifted[0] - shifted[1]) / 1e-3
         assert numeric == pytest.approx(gradient[index], rel=0.05, abs=1e-6), index
 
 
-def test_output_gradients_against_finite_differences():
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_output_gradients_against_finite_differences(activation):
+    code = ACTIVATION_CODES[activation]
     positions = random_positions(3, seed=2)
     inputs = active_inputs(positions.board, positions.side)
     vector = varied_vector(4)
     gradients = np.zeros((3, len(vector)), dtype=np.float32)
-    output_gradients(gradients, vector, inputs)
+    output_gradients(gradients, vector, inputs, code)
     b2, w2 = output_slots(inputs[1])
     for index in [b2, w2 + 10, V_B1 + 20, V_W1 + int(inputs[1, 3]) * HIDDEN + 9]:
         probe = vector.copy()
         probe[index] += 1e-2
-        numeric = (network_outputs(probe, inputs) - network_outputs(vector, inputs)) / 1e-2
+        numeric = (network_outputs(probe, inputs, code) - network_outputs(vector, inputs, code)) / 1e-2
         assert numeric == pytest.approx(gradients[:, index], rel=0.05, abs=1e-4), index
 
 
-def test_the_float_model_and_the_engine_agree():
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_the_float_model_and_the_engine_agree(activation):
     """The quantized network in the engine scores what the float model computes, up to rounding, in every output
-    bucket the positions reach."""
+    bucket the positions reach, with either activation."""
     vector = varied_vector(5)
-    network = quantize(vector, "test")
+    network = quantize(vector, "test", activation)
     params = evaluation_array(network)
     positions = random_positions(30, seed=3)
-    outputs = network_outputs(dequantize(network), active_inputs(positions.board, positions.side))
+    outputs = network_outputs(dequantize(network), active_inputs(positions.board, positions.side),
+                              ACTIVATION_CODES[activation])
     for i in range(30):
         position = Position(board_of(positions.board[i], positions.side[i]).fen())
         assert evaluate(position.tab, position.bb, position.st, params) == pytest.approx(
@@ -159,7 +166,7 @@ def test_a_widened_network_scores_as_the_narrow_one_and_trains_its_new_units():
     gradient = np.zeros_like(dequantize(wide))
     inputs = active_inputs(positions.board, positions.side)
     targets = np.full(40, 0.9, dtype=np.float32)
-    loss_and_gradient(dequantize(wide), inputs, targets, np.arange(40), gradient)
+    loss_and_gradient(dequantize(wide), inputs, targets, np.arange(40), gradient, ACTIVATION_CODES["crelu"])
     layers = gradient[V_W2:V_B2].reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH)
     assert np.any(layers[:, HIDDEN // 4:HIDDEN] != 0), "the added units' output weights learn"
 
@@ -292,6 +299,17 @@ def test_train_network_command_errors_and_a_run(tmp_path, engine_env):
                        str(tmp_path / "narrow.json"), "--epochs", "1", "--batch-size", "32", env=engine_env)
     assert wide.returncode == 0, wide.stderr
     assert load_network(tmp_path / "wide.json").w1.shape == (768, HIDDEN)
+    squared = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "screlu.json"), "--init",
+                          str(tmp_path / "wide.json"), "--activation", "screlu", "--epochs", "1", "--batch-size", "32",
+                          env=engine_env)
+    assert squared.returncode == 0, squared.stderr
+    assert load_network(tmp_path / "screlu.json").activation == "screlu"
+    kept = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "kept.json"), "--init",
+                       str(tmp_path / "screlu.json"), "--epochs", "1", "--batch-size", "32", env=engine_env)
+    assert kept.returncode == 0 and load_network(tmp_path / "kept.json").activation == "screlu", kept.stderr
+    td = run_command("train", "--method", "td-leaf", "--source", "selfplay", "--games", "1", "--out",
+                     str(tmp_path / "td.json"), "--init", str(tmp_path / "screlu.json"), env=engine_env)
+    assert td.returncode == 2 and "clipped-ReLU networks" in td.stderr and "Traceback" not in td.stderr
     (data / "chunk-00001.npz").write_bytes(b"not a chunk")
     broken = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "n.json"), env=engine_env)
     assert broken.returncode == 2 and "chunk-00001.npz" in broken.stderr

@@ -1,6 +1,6 @@
 """The data shipped inside the package (installed by `pip install .`; provenance and licences in README.md beside
-this file): perft suites, tactical suites and opening books. This module is the one place that names their paths;
-it only names them, whoever opens a file reports a problem with it."""
+this file): perft suites, tactical and positional suites and opening books. This module is the one place that names
+their paths; it only names them, whoever opens a file reports a problem with it."""
 
 from pathlib import Path
 
@@ -16,6 +16,9 @@ PERFT_TRICKY = DATA / "perft" / "tricky.perft"
 WAC = DATA / "tactical" / "wac.epd"
 MATE_IN_2 = DATA / "tactical" / "mate2.fen"
 MATE_IN_3 = DATA / "tactical" / "mate3.fen"
+
+# positional suite: the Strategic Test Suite, 15 themes of 100 positions, `bm` and STS point scores (`c0`)
+STS = DATA / "positional" / "sts.epd"
 
 # openings: 635 slightly unbalanced 4-move positions (the MPC-MC experiments, the learning curve's matches),
 # 34,700 balanced 8-move games (gzip-compressed PGN, for long matches), the 960 Chess960 start positions

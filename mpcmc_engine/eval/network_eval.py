@@ -1,9 +1,9 @@
 """The network evaluation in numba: its parameter array, the accumulators and the output.
 
 The evaluation array of a network (int64; see mpcmc_engine.eval.evaluate for its kind slot) holds the OUTPUT_BUCKETS
-values of b2 from slot P_B2 on and, read as int16 from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values
-a row), then b1 and w2 (bucket-major; mpcmc_engine.eval.network): about 400 KB of weights, within the CPU's
-second-level cache.
+values of b2 from slot P_B2 on, the activation's number (ACTIVATION_CODES) in slot P_ACTIVATION and, read as int16
+from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values a row), then b1 and w2 (bucket-major;
+mpcmc_engine.eval.network): about 400 KB of weights, within the CPU's second-level cache.
 
 An *accumulator array* (int64) holds PLY_SLOTS slots a ply from some offset `base`: a computed flag for each view, the
 record of the change (pieces lifted and put down) made by the move that led to the ply, and the sums: HIDDEN int16
@@ -14,9 +14,10 @@ and computes the sums lazily, when a position is evaluated (`network_score`): a 
 computed ancestor's by the recorded changes (the plies between are computed on the way), or are computed from scratch
 (`refresh_view`) when that view's king changed bucket. The output layer is that of the position's output bucket
 (its number of pieces, network_features.output_bucket); each view's dot product with it is summed in int32, so that
-it compiles to 16-bit multiply-adds. `evaluate_network` computes everything from scratch for callers outside the
-search and equals, by test, the incremental result. The loops run over array slices so that they compile to SIMD
-code.
+it compiles to 16-bit multiply-adds (for squared clipped ReLU too: clip(v) * w fits int16 by the screlu bound on w2,
+mpcmc_engine.eval.network.SCRELU_W2_LIMIT, and is multiplied by clip(v) again; the view's sum fits int32).
+`evaluate_network` computes everything from scratch for callers outside the search and equals, by test, the
+incremental result. The loops run over array slices so that they compile to SIMD code.
 """
 
 import numpy as np
@@ -26,17 +27,23 @@ from mpcmc_engine.bitboard.constants import (
 )
 from mpcmc_engine.bitboard.makemove import castling_destinations
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
-from mpcmc_engine.eval.network import HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
+from mpcmc_engine.eval.network import (
+    ACTIVATION_CODES, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SCRELU, SCRELU_W2_LIMIT, Network,
+)
 from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket
 from mpcmc_engine.jit import jit
 from mpcmc_engine.jit.intrinsics import lsb, popcount
 
 P_B2 = 1                           # int64 slots: 0 is the evaluation kind (mpcmc_engine.eval.evaluate), b2 from 1 on
+P_ACTIVATION = P_B2 + OUTPUT_BUCKETS
 N_W1 = 64                          # int16 indices (from int64 slot 16 on, 64-byte aligned)
+assert 4 * (P_ACTIVATION + 1) <= N_W1, "the int64 slots before the weights hold b2 and the activation"
 N_B1 = N_W1 + INPUTS * HIDDEN
 N_W2 = N_B1 + HIDDEN
 NETWORK_ARRAY_SIZE = (N_W2 + OUTPUT_BUCKETS * 2 * HIDDEN + 3) // 4   # in int64 slots
 assert HIDDEN * QA * INT16_LIMIT < 2 ** 31, "a view's dot product must fit int32 (_clipped_dot)"
+assert HIDDEN * QA * QA * SCRELU_W2_LIMIT < 2 ** 31, "a screlu view's dot product must fit int32 (_squared_dot)"
+assert QA * SCRELU_W2_LIMIT <= INT16_LIMIT, "clip(v) * w of a screlu network must fit int16 (_squared_dot)"
 NONE = -1                          # no input (_apply_rows's optional rows)
 A_COMPUTED = 0                     # a ply's int64 slots: computed flags of both views, the change record, the sums
 A_CHANGE = 2
@@ -51,6 +58,7 @@ def network_array(network: Network, kind: int) -> np.ndarray:
     array = np.zeros(NETWORK_ARRAY_SIZE, dtype=np.int64)
     array[0] = kind
     array[P_B2:P_B2 + OUTPUT_BUCKETS] = network.b2
+    array[P_ACTIVATION] = ACTIVATION_CODES[network.activation]
     weights = array.view(np.int16)
     weights[N_W1:N_B1] = np.asarray(network.w1).reshape(-1)
     weights[N_B1:N_W2] = network.b1
@@ -207,6 +215,19 @@ def _clipped_dot(sums, weights):
     return total
 
 
+@jit("int64(int16[::1], int16[::1])", inline="always")
+def _squared_dot(sums, weights):
+    """The sum of clip(sums[j], 0, QA) ** 2 * weights[j] over the HIDDEN units, accumulated in int32: at most
+    HIDDEN * QA ** 2 * SCRELU_W2_LIMIT < 2 ** 31 in magnitude (a screlu network's bound on w2)."""
+    total = np.int32(0)
+    for j in range(HIDDEN):
+        value = sums[j]
+        value = 0 if value < 0 else (QA if value > QA else value)
+        weighted = np.int16(value * weights[j])          # QA * SCRELU_W2_LIMIT fits int16: 16-bit multiply-adds
+        total = np.int32(total + np.int32(weighted) * np.int32(value))
+    return total
+
+
 @jit("int64(int64[::1], int16[::1], int16[::1], int64, int64, int64)")
 def network_output(params, net, sums, at, side, pieces):
     """The network's score in centipawns for `side` (the side to move) from the computed sums of a ply (white view at
@@ -217,11 +238,17 @@ def network_output(params, net, sums, at, side, pieces):
     weights = N_W2 + bucket * 2 * HIDDEN
     own_weights = net[weights:weights + HIDDEN]
     other_weights = net[weights + HIDDEN:weights + 2 * HIDDEN]
-    scaled = (params[P_B2 + bucket] + _clipped_dot(own, own_weights) + _clipped_dot(other, other_weights)) \
-        * OUTPUT_SCALE
+    if params[P_ACTIVATION] == SCRELU:   # in units of QA ** 2 * QB
+        scaled = (params[P_B2 + bucket] * QA + _squared_dot(own, own_weights) + _squared_dot(other, other_weights)) \
+            * OUTPUT_SCALE
+        divisor = QA * QA * QB
+    else:                                # in units of QA * QB
+        scaled = (params[P_B2 + bucket] + _clipped_dot(own, own_weights) + _clipped_dot(other, other_weights)) \
+            * OUTPUT_SCALE
+        divisor = QA * QB
     if scaled >= 0:
-        return scaled // (QA * QB)
-    return -((-scaled) // (QA * QB))
+        return scaled // divisor
+    return -((-scaled) // divisor)
 
 
 @jit("int64(uint64[::1], int64[::1], int64[::1], int64[::1], int64, int64)")

@@ -29,6 +29,9 @@ def configure(parser) -> None:
                         help="start from this network file (default: random weights); a network of fewer hidden "
                              "units is widened: its units kept, the added ones with output weights 0; a version-1 "
                              "network (one output layer) gets that layer in every output bucket")
+    parser.add_argument("--activation", choices=("crelu", "screlu"),
+                        help="the hidden units' activation: clipped ReLU or squared clipped ReLU (default: the "
+                             "--init network's, else crelu); a network may be trained into the other activation")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.npz")
     parser.add_argument("--curve", metavar="FILE.png", help="learning curve (PNG, and CSV beside it)")
 
@@ -54,14 +57,15 @@ def run(args) -> int:
                       "--validation within [0, 1)")
     if args.curve and Path(args.curve).suffix.lower() not in CURVE_SUFFIXES:
         return _error(f"--curve {args.curve}: the curve is written as a .png file (and a .csv beside it)")
-    settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
-                                    args.seed)
     try:
         positions = load_positions(*args.data).quiet_only()
-        initial = dequantize(widened(load_network(args.init, older=True), args.seed)) if args.init \
-            else initial_vector(args.seed)
+        start = widened(load_network(args.init, older=True), args.seed) if args.init else None
     except ValueError as error:
         return _error(str(error))
+    initial = dequantize(start) if start is not None else initial_vector(args.seed)
+    activation = args.activation or (start.activation if start is not None else "crelu")
+    settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
+                                    args.seed, activation)
     print(f"{len(positions)} positions from {', '.join(args.data)}", flush=True)
 
     def on_epoch(curve):

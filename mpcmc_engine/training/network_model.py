@@ -3,7 +3,8 @@
 Vector layout: w1 (INPUTS x HIDDEN, input-major) at [V_W1, V_B1), b1 at [V_B1, V_W2), w2 (for each output bucket
 k, OUTPUT_WIDTH weights: the side to move's HIDDEN, then the other side's) at [V_W2, V_B2), b2 (one a bucket) from
 V_B2 on. The network is the float twin of mpcmc_engine.eval.network: for each view acc = b1 + sum of w1's rows of
-its active inputs, h = clip(acc, 0, 1), y = b2[k] + h_own . w2[k, :HIDDEN] + h_other . w2[k, HIDDEN:] with k the
+its active inputs, h = clip(acc, 0, 1) (squared for a screlu network: every pass takes the activation's code,
+ACTIVATION_CODES), y = b2[k] + h_own . w2[k, :HIDDEN] + h_other . w2[k, HIDDEN:] with k the
 output bucket of the position's piece count (the number of active inputs of a view), the score in centipawns
 OUTPUT_SCALE * y for the side to move.
 `quantize` gives the engine's integer Network (w1, b1 times QA, w2 times QB, b2 times QA * QB).
@@ -15,7 +16,9 @@ then the other view's), padded with -1, from `active_inputs`, which uses the eng
 import numpy as np
 
 from mpcmc_engine.bitboard.constants import KING, ST_BOARD
-from mpcmc_engine.eval.network import B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, Network
+from mpcmc_engine.eval.network import (
+    ACTIVATION_CODES, B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SCRELU, Network, w2_limit,
+)
 from mpcmc_engine.eval.network_features import (
     INPUTS, MAX_PIECES, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket,
 )
@@ -57,17 +60,24 @@ def widened(network: Network, seed: int) -> Network:
     w2 = np.asarray(network.w2, dtype=np.int64)
     zeros = np.zeros((OUTPUT_BUCKETS, added), dtype=np.int64)
     return Network(w1, b1, np.concatenate([w2[:, :hidden], zeros, w2[:, hidden:], zeros], axis=1), network.b2,
-                   network.provenance)
+                   network.provenance, network.activation)
 
 
-def quantize(vector: np.ndarray, provenance: str) -> Network:
-    """The engine's integer Network nearest to the float `vector` (values clipped to the file's bounds)."""
+def quantize(vector: np.ndarray, provenance: str, activation: str = "crelu") -> Network:
+    """The engine's integer Network with `activation` nearest to the float `vector` (values clipped to the file's
+    bounds, w2 to the activation's)."""
     def scaled(part, scale, limit):
         return np.clip(np.rint(np.asarray(part, dtype=np.float64) * scale), -limit, limit).astype(np.int64)
     return Network(scaled(vector[V_W1:V_B1], QA, INT16_LIMIT).reshape(INPUTS, HIDDEN),
                    scaled(vector[V_B1:V_W2], QA, INT16_LIMIT),
-                   scaled(vector[V_W2:V_B2], QB, INT16_LIMIT).reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH),
-                   scaled(vector[V_B2:], QA * QB, B2_LIMIT), provenance)
+                   scaled(vector[V_W2:V_B2], QB, w2_limit(activation)).reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH),
+                   scaled(vector[V_B2:], QA * QB, B2_LIMIT), provenance, activation)
+
+
+def clamp_output_weights(vector: np.ndarray, activation: str) -> None:
+    """Hold the float w2 of `vector` within what quantize keeps for `activation` (in place)."""
+    limit = w2_limit(activation) / QB
+    np.clip(vector[V_W2:V_B2], -limit, limit, out=vector[V_W2:V_B2])
 
 
 def dequantize(network: Network) -> np.ndarray:
@@ -78,6 +88,14 @@ def dequantize(network: Network) -> np.ndarray:
     vector[V_W2:V_B2] = np.asarray(network.w2, dtype=np.float64).reshape(-1) / QB
     vector[V_B2:] = np.asarray(network.b2, dtype=np.float64) / (QA * QB)
     return vector
+
+
+def crelu_vector(network: Network) -> np.ndarray:
+    """dequantize(network) for the TD methods, whose passes are the clipped ReLU's; ValueError for another
+    activation."""
+    if network.activation != "crelu":
+        raise ValueError(f"the TD trainers take clipped-ReLU networks; this one's activation is {network.activation}")
+    return dequantize(network)
 
 
 @jit("int16[:, ::1](uint8[:, ::1], uint8[::1])", allocates=True)
@@ -113,9 +131,24 @@ def _bucket(inputs):
     return output_bucket(pieces)
 
 
-@jit("float64(float32[::1], int16[::1], float32[::1], float32[::1])", inline="always")
-def _forward(vector, inputs, own, other):
-    """y of one position; its views' sums (before clipping) are left in `own` and `other`."""
+@jit("float64(float64, int64)", inline="always")
+def _activated(x, activation):
+    """A hidden unit's output for its sum x: clip(x, 0, 1), squared for SCRELU."""
+    clipped = min(max(x, 0.0), 1.0)
+    return clipped * clipped if activation == SCRELU else clipped
+
+
+@jit("float64(float64, int64)", inline="always")
+def _slope(x, activation):
+    """The derivative of _activated at x (0 outside (0, 1))."""
+    if not 0.0 < x < 1.0:
+        return 0.0
+    return 2.0 * x if activation == SCRELU else 1.0
+
+
+@jit("float64(float32[::1], int16[::1], float32[::1], float32[::1], int64)", inline="always")
+def _forward(vector, inputs, own, other, activation):
+    """y of one position; its views' sums (before the activation) are left in `own` and `other`."""
     for j in range(HIDDEN):
         own[j] = vector[V_B1 + j]
         other[j] = vector[V_B1 + j]
@@ -136,12 +169,12 @@ def _forward(vector, inputs, own, other):
     other_weights = vector[weights + HIDDEN:weights + OUTPUT_WIDTH]
     y = float(vector[V_B2 + bucket])
     for j in range(HIDDEN):
-        y += min(max(own[j], 0.0), 1.0) * own_weights[j] + min(max(other[j], 0.0), 1.0) * other_weights[j]
+        y += _activated(own[j], activation) * own_weights[j] + _activated(other[j], activation) * other_weights[j]
     return y
 
 
-@jit("void(float32[::1], int16[::1], float32[::1], float32[::1], float64, float32[::1])", inline="always")
-def _backward(vector, inputs, own, other, dy, gradient):
+@jit("void(float32[::1], int16[::1], float32[::1], float32[::1], float64, float32[::1], int64)", inline="always")
+def _backward(vector, inputs, own, other, dy, gradient, activation):
     """Add dy * (the gradient of y with respect to the vector) of one position (sums from _forward) to `gradient`."""
     bucket = _bucket(inputs)
     weights = V_W2 + bucket * OUTPUT_WIDTH
@@ -152,12 +185,10 @@ def _backward(vector, inputs, own, other, dy, gradient):
     other_weights = vector[weights + HIDDEN:weights + OUTPUT_WIDTH]
     bias_gradient = gradient[V_B1:V_W2]
     for j in range(HIDDEN):
-        own_active = 0.0 < own[j] < 1.0
-        other_active = 0.0 < other[j] < 1.0
-        own_gradient[j] += dy * min(max(own[j], 0.0), 1.0)
-        other_gradient[j] += dy * min(max(other[j], 0.0), 1.0)
-        own[j] = dy * own_weights[j] if own_active else 0.0          # own and other now hold d y / d sum
-        other[j] = dy * other_weights[j] if other_active else 0.0
+        own_gradient[j] += dy * _activated(own[j], activation)
+        other_gradient[j] += dy * _activated(other[j], activation)
+        own[j] = dy * own_weights[j] * _slope(own[j], activation)          # own and other now hold d y / d sum
+        other[j] = dy * other_weights[j] * _slope(other[j], activation)
         bias_gradient[j] += own[j] + other[j]
     for slot in range(MAX_PIECES):
         index = inputs[slot]
@@ -172,19 +203,19 @@ def _backward(vector, inputs, own, other, dy, gradient):
                 row[j] += other[j]
 
 
-@jit("float64[::1](float32[::1], int16[:, ::1])", allocates=True)
-def network_outputs(vector, inputs):
+@jit("float64[::1](float32[::1], int16[:, ::1], int64)", allocates=True)
+def network_outputs(vector, inputs, activation):
     """y of each position (its score is OUTPUT_SCALE * y centipawns for its side to move)."""
     own = np.empty(HIDDEN, dtype=np.float32)
     other = np.empty(HIDDEN, dtype=np.float32)
     outputs = np.empty(inputs.shape[0])
     for i in range(inputs.shape[0]):
-        outputs[i] = _forward(vector, inputs[i], own, other)
+        outputs[i] = _forward(vector, inputs[i], own, other, activation)
     return outputs
 
 
-@jit("float64(float32[::1], int16[:, ::1], float32[::1], int64[::1], float32[::1])", allocates=True)
-def loss_and_gradient(vector, inputs, targets, rows, gradient):
+@jit("float64(float32[::1], int16[:, ::1], float32[::1], int64[::1], float32[::1], int64)", allocates=True)
+def loss_and_gradient(vector, inputs, targets, rows, gradient, activation):
     """The mean squared error between sigmoid(LOGISTIC * y) and `targets` over the positions `rows` (indices into
     inputs / targets); its gradient with respect to the vector is written to `gradient` (zeroed first)."""
     gradient[:] = 0.0
@@ -192,23 +223,24 @@ def loss_and_gradient(vector, inputs, targets, rows, gradient):
     other = np.empty(HIDDEN, dtype=np.float32)
     total = 0.0
     for i in rows:
-        y = _forward(vector, inputs[i], own, other)
+        y = _forward(vector, inputs[i], own, other, activation)
         p = _win_probability(y, LOGISTIC)
         error = p - targets[i]
         total += error * error
-        _backward(vector, inputs[i], own, other, 2.0 * error * p * (1.0 - p) * LOGISTIC / rows.shape[0], gradient)
+        _backward(vector, inputs[i], own, other, 2.0 * error * p * (1.0 - p) * LOGISTIC / rows.shape[0], gradient,
+                  activation)
     return total / rows.shape[0]
 
 
-@jit("void(float32[:, ::1], float32[::1], int16[:, ::1])", allocates=True)
-def output_gradients(gradients, vector, inputs):
+@jit("void(float32[:, ::1], float32[::1], int16[:, ::1], int64)", allocates=True)
+def output_gradients(gradients, vector, inputs, activation):
     """gradients[i] = the gradient of y with respect to the vector at position i."""
     own = np.empty(HIDDEN, dtype=np.float32)
     other = np.empty(HIDDEN, dtype=np.float32)
     for i in range(inputs.shape[0]):
         gradients[i, :] = 0.0
-        _forward(vector, inputs[i], own, other)
-        _backward(vector, inputs[i], own, other, 1.0, gradients[i])
+        _forward(vector, inputs[i], own, other, activation)
+        _backward(vector, inputs[i], own, other, 1.0, gradients[i], activation)
 
 
 def network_row_of(position):
@@ -221,14 +253,16 @@ def network_row_of(position):
 def network_values_and_gradients(vector: np.ndarray, inputs: np.ndarray, sides: np.ndarray):
     """(values, gradients): white's win probabilities of the positions (inputs rows, sides to move), shape (rows,),
     and their gradients with respect to the vector, shape (rows, VECTOR_SIZE): the network model's counterpart of
-    training/td/linear_model.py's values_and_gradients, for the TD methods (training/td/updates.py)."""
+    training/td/linear_model.py's values_and_gradients, for the TD methods (training/td/updates.py), whose networks
+    are clipped ReLU's (crelu_vector)."""
     inputs = np.ascontiguousarray(inputs, dtype=np.int16)
     vector = np.ascontiguousarray(vector, dtype=np.float32)
-    mover = win_probabilities(network_outputs(vector, inputs), LOGISTIC)
+    crelu = ACTIVATION_CODES["crelu"]
+    mover = win_probabilities(network_outputs(vector, inputs, crelu), LOGISTIC)
     white = np.asarray(sides) == 0
     values = np.where(white, mover, 1.0 - mover)
     gradients = np.zeros((len(inputs), VECTOR_SIZE), dtype=np.float32)
-    output_gradients(gradients, vector, inputs)
+    output_gradients(gradients, vector, inputs, crelu)
     slope = mover * (1.0 - mover) * LOGISTIC * np.where(white, 1.0, -1.0)
     return values, gradients.astype(np.float64) * slope[:, None]
 

@@ -18,11 +18,11 @@ import numpy as np
 from tqdm import tqdm
 
 from mpcmc_engine.atomic_files import write_atomically
-from mpcmc_engine.eval.network import save_network
+from mpcmc_engine.eval.network import ACTIVATION_CODES, save_network
 from mpcmc_engine.jit import jit
 from mpcmc_engine.score_scale import win_probabilities
 from mpcmc_engine.training.network_model import (
-    LOGISTIC, VECTOR_SIZE, active_inputs, loss_and_gradient, network_outputs, quantize,
+    LOGISTIC, VECTOR_SIZE, active_inputs, clamp_output_weights, loss_and_gradient, network_outputs, quantize,
 )
 from mpcmc_engine.training.network.position_data import Positions
 
@@ -39,6 +39,7 @@ class NetworkTrainSettings:
     result_weight: float
     validation: float
     seed: int
+    activation: str = "crelu"   # the network's (eval.network.ACTIVATIONS)
 
 
 def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
@@ -133,11 +134,12 @@ def load_trainer_checkpoint(settings, out, size: int = VECTOR_SIZE) -> TrainerCh
     return state
 
 
-def adam_epoch(state: TrainerCheckpoint, settings, training: np.ndarray, gradient: np.ndarray, bar, batch_loss):
+def adam_epoch(state: TrainerCheckpoint, settings, training: np.ndarray, gradient: np.ndarray, bar, batch_loss,
+               after_step=lambda vector: None):
     """Run epoch state.epochs_done over the rows `training` in the order the seed and epoch give, in batches of
     settings.batch_size: batch_loss(rows) returns the batch's mean loss and writes its gradient into `gradient`, then
-    one Adam step updates state (and `bar` advances a batch). Returns (the epoch's learning rate, the mean training
-    loss)."""
+    one Adam step updates state, after_step(state.vector) may constrain it, and `bar` advances a batch. Returns (the
+    epoch's learning rate, the mean training loss)."""
     order = np.random.default_rng([settings.seed, state.epochs_done]).permutation(training).astype(np.int64)
     lr = epoch_lr(settings, state.epochs_done)
     total = 0.0
@@ -146,23 +148,26 @@ def adam_epoch(state: TrainerCheckpoint, settings, training: np.ndarray, gradien
         total += batch_loss(rows) * len(rows)
         state.step += 1
         adam_step(state.vector, gradient, state.first, state.second, lr, state.step)
+        after_step(state.vector)
         bar.update(1)
     return lr, total / max(1, len(order))
 
 
-def mean_loss(vector: np.ndarray, inputs: np.ndarray, targets: np.ndarray, rows: np.ndarray) -> float:
-    """The mean squared error of the win probabilities over `rows` (forward passes only)."""
+def mean_loss(vector: np.ndarray, inputs: np.ndarray, targets: np.ndarray, rows: np.ndarray, activation: str) -> float:
+    """The mean squared error of the win probabilities over `rows` (forward passes only) of the network `vector` with
+    `activation`."""
     if len(rows) == 0:
         return float("nan")
-    predicted = win_probabilities(network_outputs(vector, inputs[rows]), LOGISTIC)
+    predicted = win_probabilities(network_outputs(vector, inputs[rows], ACTIVATION_CODES[activation]), LOGISTIC)
     return float(np.mean((predicted - targets[rows]) ** 2))
 
 
 def train_network(positions: Positions, settings: NetworkTrainSettings, initial: np.ndarray, out, provenance: str,
                   resume: bool = False, on_epoch=None) -> TrainerCheckpoint:
-    """Train from `initial` (or the checkpoint when `resume`) for settings.epochs epochs in all; after every epoch
-    write the checkpoint and call on_epoch(curve); at the end write the quantized network to `out`. An exception
-    (Ctrl-C) propagates with the last complete epoch's checkpoint on disk."""
+    """Train a network with settings.activation from `initial` (or the checkpoint when `resume`) for settings.epochs
+    epochs in all, its output weights held within what the activation's file keeps; after every epoch write the
+    checkpoint and call on_epoch(curve); at the end write the quantized network to `out`. An exception (Ctrl-C)
+    propagates with the last complete epoch's checkpoint on disk."""
     inputs = active_inputs(positions.board, positions.side)
     targets = targets_of(positions, settings.result_weight)
     training, validation = split(positions, settings.validation, settings.seed)
@@ -172,6 +177,8 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
         vector = initial.astype(np.float32).copy()
         state = TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 0, [])
     gradient = np.zeros_like(state.vector)
+    code = ACTIVATION_CODES[settings.activation]
+    clamp_output_weights(state.vector, settings.activation)
     batches = -(-len(training) // settings.batch_size)
     with tqdm(total=settings.epochs * batches, initial=state.epochs_done * batches, unit="batch",
               desc="train-network") as bar:
@@ -179,14 +186,15 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
             epoch = state.epochs_done
             lr, train_loss = adam_epoch(
                 state, settings, training, gradient, bar,
-                lambda rows: loss_and_gradient(state.vector, inputs, targets, rows, gradient))
+                lambda rows: loss_and_gradient(state.vector, inputs, targets, rows, gradient, code),
+                lambda vector: clamp_output_weights(vector, settings.activation))
             row = {"epoch": epoch + 1, "lr": lr, "train_loss": train_loss,
-                   "validation_loss": mean_loss(state.vector, inputs, targets, validation)}
+                   "validation_loss": mean_loss(state.vector, inputs, targets, validation, settings.activation)}
             state.curve.append(row)
             state.epochs_done += 1
             bar.set_postfix(train=f"{row['train_loss']:.5f}", validation=f"{row['validation_loss']:.5f}")
             save_trainer_checkpoint(state, settings, out)
             if on_epoch is not None:
                 on_epoch(state.curve)
-    save_network(quantize(state.vector, provenance), out)
+    save_network(quantize(state.vector, provenance, settings.activation), out)
     return state

@@ -39,7 +39,7 @@ def _no_blocks(blocks):
 LINEAR = Trainable("linear", Weights, updates.LINEAR, features_of, linear_model.float_weights,
                    linear_model.integer_weights, save_weights, [list(block) for block in LAYOUT],
                    linear_model.frozen_mask)
-NETWORK = Trainable("network", Network, updates.NETWORK, network_model.network_row_of, network_model.dequantize,
+NETWORK = Trainable("network", Network, updates.NETWORK, network_model.network_row_of, network_model.crelu_vector,
                     network_model.quantize, save_network, ["network", INPUTS, HIDDEN], _no_blocks)
 TRAINABLES = {trainable.name: trainable for trainable in (LINEAR, NETWORK)}
 
