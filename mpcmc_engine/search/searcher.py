@@ -25,7 +25,7 @@ from mpcmc_engine.search.constants import (
 from mpcmc_engine.search.limits import (
     ALGORITHMS, MCTS_ALGORITHMS, SearchInfo, SearchLimits, SearchResult, uci_score,
 )
-from mpcmc_engine.search.predicates import is_draw
+from mpcmc_engine.search.pv_line import complete_pv
 from mpcmc_engine.search.root import search_root
 from mpcmc_engine.search.tt import GENERATIONS, entry_move, table_size, tt_hashfull, tt_probe
 from mpcmc_engine.search.timeman import StabilityScale
@@ -284,21 +284,11 @@ class Searcher:
 
     def _complete_pv(self, root, pv, depth) -> list:
         """The PV from the search, extended with TT moves up to `depth` plies while they are legal and the line has
-        not ended in mate or a draw; always starts with a legal root move."""
-        position = root.copy()
-        line = []
-        for move in pv or []:
-            if move not in position.legal_moves():
-                break
-            line.append(move)
-            position.push(move)
-        while len(line) < depth and not is_draw(position.bb, position.st, root.ply):
-            move = int(entry_move(tt_probe(self._tt, np.uint64(position.key))))
-            if move == 0 or move not in position.legal_moves():
-                break
-            line.append(move)
-            position.push(move)
-        return line
+        not ended in mate or a draw (pv_line.complete_pv; `root` is left as it was)."""
+        moves = np.array(pv or [], dtype=np.int64)
+        line = np.empty(max(len(moves), depth), dtype=np.int64)
+        length = complete_pv(root.tab, root.bb, root.st, self._tt, moves, depth, line)
+        return [int(move) for move in line[:length]]
 
     def _reporter(self, on_info, started, depth, index, line):
         """A function (score, bound, pv) -> None calling on_info with the current counters."""
