@@ -9,7 +9,7 @@ import mpcmc_engine.data as data
 NAMED = {value for value in vars(data).values() if isinstance(value, Path) and value != data.DATA}
 SHIPPED = {path for path in data.DATA.rglob("*") if path.is_file() and path.suffix not in (".py", ".pyc", ".md")}
 ROWS = {"perft/standard.epd": 128, "perft/cpw.epd": 7, "perft/chess960.epd": 960, "perft/tricky.perft": 19,
-        "tactical/wac.epd": 300, "tactical/mate2.fen": 212, "tactical/mate3.fen": 14,
+        "tactical/wac.epd": 300, "tactical/mate2.fen": 212, "tactical/mate3.fen": 14, "positional/sts.epd": 1500,
         "openings/4mvs_+90_+99.epd": 635, "openings/8moves_v3.pgn.gz": 34_700, "openings/chess960.epd": 960}
 
 

@@ -16,7 +16,7 @@ from mpcmc_engine.bitboard.position import Position
 from mpcmc_engine.eval.eval_file import DEFAULT_EVALUATION, SHIPPED_EVALUATIONS
 from mpcmc_engine.eval.evaluate import KIND_NETWORK, evaluate, evaluation_array
 from mpcmc_engine.eval.network import (
-    ACTIVATIONS, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SCRELU_W2_LIMIT, SHIPPED_NETWORK_PATH, Network,
+    ACTIVATIONS, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, QB_LIMIT, SCRELU_W2_LIMIT, SHIPPED_NETWORK_PATH, Network,
     check_accumulator_reach, load_network, save_network,
 )
 from mpcmc_engine.eval.network_eval import PLY_SLOTS, network_score, record_move, refresh_root, sums_at
@@ -113,7 +113,7 @@ def test_incremental_accumulators_equal_a_refresh_on_random_games():
 
 def exact_score(board, network):
     """The score of eval/network.py's formula for `board`'s side to move, in Python integers (no 16- or 32-bit sums):
-    out in units of QA * QB, or of QA ** 2 * QB for a screlu network (its activations squared, b2 times QA)."""
+    out in units of QA * qb, or of QA ** 2 * qb for a screlu network (its activations squared, b2 times QA)."""
     sums = []
     for view in (WHITE, BLACK):
         flip = bucket_flip(view, board.king(view == WHITE))
@@ -126,7 +126,7 @@ def exact_score(board, network):
     layer = [int(w) for w in network.w2[bucket]]
     scale = QA if network.activation == "screlu" else 1
     out = int(network.b2[bucket]) * scale + sum(h * w for h, w in zip(sums[mover] + sums[1 - mover], layer))
-    return (abs(out) * OUTPUT_SCALE // (QA * QB * scale)) * (1 if out >= 0 else -1)
+    return (abs(out) * OUTPUT_SCALE // (QA * network.qb * scale)) * (1 if out >= 0 else -1)
 
 
 def test_sums_at_the_edge_of_int16_stay_exact():
@@ -179,6 +179,27 @@ def test_a_screlu_network_scores_by_its_formula(saturated):
     games = random.Random(15)
     board = chess.Board()
     while not board.is_game_over() and board.ply() < 100:
+        board.push(games.choice(list(board.legal_moves)))
+    accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
+
+
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_the_output_scale_is_the_networks_own(activation):
+    """A network's qb divides its output: the same integers at qb 512 score by the formula, from scratch and
+    incrementally, and differ from the scores at 64."""
+    network = random_network(seed=9, activation=activation)
+    fine = Network(network.w1, network.b1, network.w2, network.b2, "", activation, 512)
+    params, coarse = evaluation_array(fine), evaluation_array(network)
+    differs = 0
+    for board in random_boards(30, seed=16):
+        position = Position(board.fen())
+        score = evaluate(position.tab, position.bb, position.st, params)
+        assert score == exact_score(board, fine), board.fen()
+        differs += score != evaluate(position.tab, position.bb, position.st, coarse)
+    assert differs > 20
+    games = random.Random(17)
+    board = chess.Board()
+    while not board.is_game_over() and board.ply() < 80:
         board.push(games.choice(list(board.legal_moves)))
     accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
 
@@ -324,14 +345,24 @@ def test_the_activation_in_the_network_file(tmp_path):
     network; an unknown activation, and screlu output weights beyond +-SCRELU_W2_LIMIT, are refused when read and
     when written, naming the file."""
     network = random_network(activation="screlu")
+    network.qb = 256
     path = tmp_path / "screlu.json"
     save_network(network, path)
-    assert load_network(path).activation == "screlu"
+    assert load_network(path).activation == "screlu" and load_network(path).qb == 256
     data = json.loads(path.read_text())
-    assert data["version"] == 3 and data["activation"] == "screlu"
+    assert data["version"] == 3 and data["activation"] == "screlu" and data["qb"] == 256
+    for qb in (0, QB_LIMIT + 1, 2.5):
+        bad_scale = tmp_path / "bad-qb.json"
+        bad_scale.write_text(json.dumps(dict(data, qb=qb)))
+        with pytest.raises(ValueError, match=f"{bad_scale}: 'qb' is {qb}"):
+            load_network(bad_scale)
     version2 = tmp_path / "version2.json"
-    version2.write_text(json.dumps({key: value for key, value in dict(data, version=2).items() if key != "activation"}))
-    assert load_network(version2).activation == "crelu"
+    older = {key: value for key, value in dict(data, version=2, qb=QB).items() if key != "activation"}
+    version2.write_text(json.dumps(older))
+    assert load_network(version2).activation == "crelu" and load_network(version2).qb == QB
+    version2.write_text(json.dumps(dict(older, qb=256)))
+    with pytest.raises(ValueError, match="a network file of version 2 has qb 64"):
+        load_network(version2)
     unknown = tmp_path / "unknown.json"
     unknown.write_text(json.dumps(dict(data, activation="gelu")))
     with pytest.raises(ValueError, match=f"{unknown}: 'activation' is 'gelu'"):

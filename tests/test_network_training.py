@@ -134,6 +134,24 @@ def test_the_float_model_and_the_engine_agree(activation):
             OUTPUT_SCALE * outputs[i], abs=2)
 
 
+def test_a_finer_output_scale_scores_nearer_the_float_network():
+    """The same float network written at the trainer's qb (512 for clipped ReLU) and at the older 64: the engine's
+    scores at 512 stay nearer the float model's (the rounding of 512 output weights adds up at 64)."""
+    vector = varied_vector(6)
+    positions = random_positions(40, seed=4)
+    exact = OUTPUT_SCALE * network_outputs(vector, active_inputs(positions.board, positions.side),
+                                           ACTIVATION_CODES["crelu"])
+    boards = [Position(board_of(positions.board[i], positions.side[i]).fen()) for i in range(40)]
+    errors = {}
+    for qb in (64, 512):
+        network = quantize(vector, "test", "crelu", qb)
+        assert network.qb == qb and quantize(vector, "test").qb == 512
+        params = evaluation_array(network)
+        errors[qb] = np.mean([abs(evaluate(board.tab, board.bb, board.st, params) - exact[i])
+                              for i, board in enumerate(boards)])
+    assert errors[512] < errors[64] / 2, errors
+
+
 def narrow_network(hidden, seed):
     """A random network of `hidden` units (fewer than the engine's)."""
     rng = np.random.default_rng(seed)
@@ -303,7 +321,16 @@ def test_train_network_command_errors_and_a_run(tmp_path, engine_env):
                           str(tmp_path / "wide.json"), "--activation", "screlu", "--epochs", "1", "--batch-size", "32",
                           env=engine_env)
     assert squared.returncode == 0, squared.stderr
-    assert load_network(tmp_path / "screlu.json").activation == "screlu"
+    squared_network = load_network(tmp_path / "screlu.json")
+    assert squared_network.activation == "screlu" and squared_network.qb == 64
+    assert load_network(tmp_path / "wide.json").qb == 512, "a clipped-ReLU network is written at qb 512"
+    coarse = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "coarse.json"), "--init",
+                         str(tmp_path / "wide.json"), "--qb", "64", "--epochs", "1", "--batch-size", "32",
+                         env=engine_env)
+    assert coarse.returncode == 0 and load_network(tmp_path / "coarse.json").qb == 64, coarse.stderr
+    too_fine = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "fine.json"), "--qb", "20000",
+                           env=engine_env)
+    assert too_fine.returncode == 2 and "--qb within 1 to 16384" in too_fine.stderr
     kept = run_command("train-network", "--data", str(data), "--out", str(tmp_path / "kept.json"), "--init",
                        str(tmp_path / "screlu.json"), "--epochs", "1", "--batch-size", "32", env=engine_env)
     assert kept.returncode == 0 and load_network(tmp_path / "kept.json").activation == "screlu", kept.stderr

@@ -5,15 +5,17 @@ an accumulator acc_v = b1 + sum of the rows w1[i] of v's active inputs i (HIDDEN
 by the network's *activation*: clipped ReLU h = clip(acc, 0, QA) ("crelu") or squared clipped ReLU h = clip(acc, 0,
 QA) ** 2 / QA ("screlu"); the output layer is chosen by the number of pieces on the board (its *output bucket*,
 network_features.output_bucket): out = b2[k] + h_s . w2[k, :HIDDEN] + h_o . w2[k, HIDDEN:], and the score in
-centipawns for the side to move is out * OUTPUT_SCALE / (QA * QB), truncated toward zero (the engine computes the
-squared activation's products exactly and divides once, mpcmc_engine.eval.network_eval). A float network with weights
-w1 / QA, b1 / QA, w2 / QB, b2 / (QA * QB) and clip to [0, 1] (squared for screlu) computes the same score (up to
-rounding): the trainer's model is that float network.
+centipawns for the side to move is out * OUTPUT_SCALE / (QA * qb), truncated toward zero (the engine computes the
+squared activation's products exactly and divides once, mpcmc_engine.eval.network_eval). `qb`, the output weights'
+scale, is the file's own (QB in files before version 3): the finer it is, the nearer the integer network scores to
+the float one it was trained as. A float network with weights w1 / QA, b1 / QA, w2 / qb, b2 / (QA * qb) and clip to
+[0, 1] (squared for screlu) computes the same score (up to rounding): the trainer's model is that float network.
 
 A network file is {"format": FORMAT, "version": VERSION, "inputs": INPUTS, "hidden": HIDDEN, "output_buckets":
-OUTPUT_BUCKETS, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE, "activation": one of ACTIVATIONS, "w1": [INPUTS *
-HIDDEN integers, input-major], "b1": [HIDDEN], "w2": [OUTPUT_BUCKETS * 2 * HIDDEN, bucket-major], "b2":
-[OUTPUT_BUCKETS], "provenance": "..."}; a file of version 2 (before the activation was chosen) is a crelu network.
+OUTPUT_BUCKETS, "qa": QA, "qb": 1 to QB_LIMIT, "output_scale": OUTPUT_SCALE, "activation": one of ACTIVATIONS,
+"w1": [INPUTS * HIDDEN integers, input-major], "b1": [HIDDEN], "w2": [OUTPUT_BUCKETS * 2 * HIDDEN, bucket-major],
+"b2": [OUTPUT_BUCKETS], "provenance": "..."}; a file of version 2 (before the activation and qb were chosen) is a
+crelu network with qb QB.
 Every w1, b1, w2 value lies within +-INT16_LIMIT (+-SCRELU_W2_LIMIT for a screlu network's w2, so that a view's
 products of squares fit int32) and every b2 within +-B2_LIMIT, and no hidden unit's sum can leave int16 (its *reach*,
 |b1| plus its MAX_PIECES largest |w1|, is at most INT16_LIMIT: the engine keeps the sums in 16 bits). The loader
@@ -40,21 +42,23 @@ ACTIVATION_CODES = {name: code for code, name in enumerate(ACTIVATIONS)}   # the
 SCRELU = ACTIVATION_CODES["screlu"]
 HIDDEN = 256
 QA = 255              # accumulator scale: a float activation of 1.0 is QA
-QB = 64               # output-weight scale
+QB = 64               # output-weight scale of the files before version 3 and the screlu networks' default
+QB_LIMIT = 16384      # the finest output-weight scale a file may have
+TRAINED_QB = {"crelu": 512, "screlu": QB}   # the scale the trainer writes by default (screlu: its int16 bound)
 OUTPUT_SCALE = 400    # centipawns per unit of the float network's output
 INT16_LIMIT = 32767
 B2_LIMIT = 2 ** 31 - 1
 SCRELU_W2_LIMIT = 127  # HIDDEN * QA ** 2 * 127 < 2 ** 31: a screlu view's dot product fits int32
 SHIPPED_NETWORK_PATH = Path(__file__).resolve().parent / "weights" / "network.json"  # EvalFile <network>
-SHAPE_FIELDS = {"inputs": INPUTS, "qa": QA, "qb": QB, "output_scale": OUTPUT_SCALE}  # every file's; "hidden" is its own
+SHAPE_FIELDS = {"inputs": INPUTS, "qa": QA, "output_scale": OUTPUT_SCALE}  # every file's; "hidden" and "qb" its own
 OLDER_VERSION = 1     # read with older=True: its single output layer stands in every bucket
 
 
 @dataclass
 class Network:
     """Integer weights, all int64: w1 (INPUTS, hidden), b1 (hidden,), w2 (OUTPUT_BUCKETS, 2 * hidden), b2
-    (OUTPUT_BUCKETS,), and the activation (one of ACTIVATIONS). The engine evaluates networks of hidden = HIDDEN
-    units."""
+    (OUTPUT_BUCKETS,), the activation (one of ACTIVATIONS) and qb, the scale of w2 and (with QA) b2. The engine
+    evaluates networks of hidden = HIDDEN units."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -62,6 +66,7 @@ class Network:
     b2: np.ndarray
     provenance: str = ""
     activation: str = "crelu"
+    qb: int = QB
 
 
 def _check(condition, path, reason):
@@ -120,6 +125,12 @@ def network_from_json(data, path, older=False) -> Network:
     activation = data.get("activation") if version == VERSION else "crelu"
     _check(activation in ACTIVATIONS, path,
            f"'activation' is {activation!r}; this engine's networks have one of {', '.join(ACTIVATIONS)}")
+    qb = data.get("qb")
+    if version == VERSION:
+        _check(isinstance(qb, int) and not isinstance(qb, bool) and 1 <= qb <= QB_LIMIT, path,
+               f"'qb' is {qb!r}; this engine's networks have qb 1 to {QB_LIMIT}")
+    else:
+        _check(qb == QB, path, f"'qb' is {qb!r}; a network file of version {version} has qb {QB}")
     shape = SHAPE_FIELDS if convertible else dict(SHAPE_FIELDS, output_buckets=OUTPUT_BUCKETS)
     for field, expected in shape.items():
         _check(data.get(field) == expected, path,
@@ -145,7 +156,7 @@ def network_from_json(data, path, older=False) -> Network:
     else:
         b2 = _integers(data, "b2", buckets, B2_LIMIT, path)
     return Network(w1, b1, np.repeat(w2, OUTPUT_BUCKETS // buckets, axis=0),
-                   np.repeat(b2, OUTPUT_BUCKETS // buckets), str(data.get("provenance", "")), activation)
+                   np.repeat(b2, OUTPUT_BUCKETS // buckets), str(data.get("provenance", "")), activation, qb)
 
 
 def load_network(path, older=False) -> Network:
@@ -165,7 +176,7 @@ def save_network(network: Network, path) -> None:
     check_accumulator_reach(network.w1, network.b1, path)
     check_output_weights(network.w2, network.activation, path)
     data = {"format": FORMAT, "version": VERSION, "hidden": len(network.b1), "output_buckets": OUTPUT_BUCKETS,
-            **SHAPE_FIELDS, "activation": network.activation,
+            **SHAPE_FIELDS, "qb": network.qb, "activation": network.activation,
             "w1": [int(v) for v in np.asarray(network.w1).reshape(-1)], "b1": [int(v) for v in network.b1],
             "w2": [int(v) for v in np.asarray(network.w2).reshape(-1)], "b2": [int(v) for v in network.b2],
             "provenance": network.provenance}

@@ -1,9 +1,9 @@
 """The network evaluation in numba: its parameter array, the accumulators and the output.
 
 The evaluation array of a network (int64; see mpcmc_engine.eval.evaluate for its kind slot) holds the OUTPUT_BUCKETS
-values of b2 from slot P_B2 on, the activation's number (ACTIVATION_CODES) in slot P_ACTIVATION and, read as int16
-from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values a row), then b1 and w2 (bucket-major;
-mpcmc_engine.eval.network): about 400 KB of weights, within the CPU's second-level cache.
+values of b2 from slot P_B2 on, the activation's number (ACTIVATION_CODES) in slot P_ACTIVATION, qb in P_QB and,
+read as int16 from int16 index N_W1 on, the rows of w1 (input-major, HIDDEN values a row), then b1 and w2
+(bucket-major; mpcmc_engine.eval.network): about 400 KB of weights, within the CPU's second-level cache.
 
 An *accumulator array* (int64) holds PLY_SLOTS slots a ply from some offset `base`: a computed flag for each view, the
 record of the change (pieces lifted and put down) made by the move that led to the ply, and the sums: HIDDEN int16
@@ -28,7 +28,7 @@ from mpcmc_engine.bitboard.constants import (
 from mpcmc_engine.bitboard.makemove import castling_destinations
 from mpcmc_engine.bitboard.moves import move_from, move_kind, move_promotion, move_to
 from mpcmc_engine.eval.network import (
-    ACTIVATION_CODES, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SCRELU, SCRELU_W2_LIMIT, Network,
+    ACTIVATION_CODES, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, SCRELU, SCRELU_W2_LIMIT, Network,
 )
 from mpcmc_engine.eval.network_features import INPUTS, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket
 from mpcmc_engine.jit import jit
@@ -36,8 +36,9 @@ from mpcmc_engine.jit.intrinsics import lsb, popcount
 
 P_B2 = 1                           # int64 slots: 0 is the evaluation kind (mpcmc_engine.eval.evaluate), b2 from 1 on
 P_ACTIVATION = P_B2 + OUTPUT_BUCKETS
+P_QB = P_ACTIVATION + 1
 N_W1 = 64                          # int16 indices (from int64 slot 16 on, 64-byte aligned)
-assert 4 * (P_ACTIVATION + 1) <= N_W1, "the int64 slots before the weights hold b2 and the activation"
+assert 4 * (P_QB + 1) <= N_W1, "the int64 slots before the weights hold b2, the activation and qb"
 N_B1 = N_W1 + INPUTS * HIDDEN
 N_W2 = N_B1 + HIDDEN
 NETWORK_ARRAY_SIZE = (N_W2 + OUTPUT_BUCKETS * 2 * HIDDEN + 3) // 4   # in int64 slots
@@ -59,6 +60,7 @@ def network_array(network: Network, kind: int) -> np.ndarray:
     array[0] = kind
     array[P_B2:P_B2 + OUTPUT_BUCKETS] = network.b2
     array[P_ACTIVATION] = ACTIVATION_CODES[network.activation]
+    array[P_QB] = network.qb
     weights = array.view(np.int16)
     weights[N_W1:N_B1] = np.asarray(network.w1).reshape(-1)
     weights[N_B1:N_W2] = network.b1
@@ -238,14 +240,14 @@ def network_output(params, net, sums, at, side, pieces):
     weights = N_W2 + bucket * 2 * HIDDEN
     own_weights = net[weights:weights + HIDDEN]
     other_weights = net[weights + HIDDEN:weights + 2 * HIDDEN]
-    if params[P_ACTIVATION] == SCRELU:   # in units of QA ** 2 * QB
+    if params[P_ACTIVATION] == SCRELU:   # in units of QA ** 2 * qb
         scaled = (params[P_B2 + bucket] * QA + _squared_dot(own, own_weights) + _squared_dot(other, other_weights)) \
             * OUTPUT_SCALE
-        divisor = QA * QA * QB
-    else:                                # in units of QA * QB
+        divisor = QA * QA * params[P_QB]
+    else:                                # in units of QA * qb
         scaled = (params[P_B2 + bucket] + _clipped_dot(own, own_weights) + _clipped_dot(other, other_weights)) \
             * OUTPUT_SCALE
-        divisor = QA * QB
+        divisor = QA * params[P_QB]
     if scaled >= 0:
         return scaled // divisor
     return -((-scaled) // divisor)

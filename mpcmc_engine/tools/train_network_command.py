@@ -32,6 +32,9 @@ def configure(parser) -> None:
     parser.add_argument("--activation", choices=("crelu", "screlu"),
                         help="the hidden units' activation: clipped ReLU or squared clipped ReLU (default: the "
                              "--init network's, else crelu); a network may be trained into the other activation")
+    parser.add_argument("--qb", type=int, default=0,
+                        help="the written network's output-weight scale, 1 to 16384 (default: 512 for crelu, 64 for "
+                             "screlu, whose output weights must stay within +-127 at it)")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.npz")
     parser.add_argument("--curve", metavar="FILE.png", help="learning curve (PNG, and CSV beside it)")
 
@@ -52,9 +55,9 @@ def run(args) -> int:
     from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
 
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0 or not 0 <= args.result_weight <= 1 \
-            or not 0 <= args.validation < 1:
-        return _error("--epochs, --batch-size and --lr must be positive, --result-weight within [0, 1] and "
-                      "--validation within [0, 1)")
+            or not 0 <= args.validation < 1 or not 0 <= args.qb <= 16384:
+        return _error("--epochs, --batch-size and --lr must be positive, --result-weight within [0, 1], "
+                      "--validation within [0, 1) and --qb within 1 to 16384")
     if args.curve and Path(args.curve).suffix.lower() not in CURVE_SUFFIXES:
         return _error(f"--curve {args.curve}: the curve is written as a .png file (and a .csv beside it)")
     try:
@@ -65,7 +68,7 @@ def run(args) -> int:
     initial = dequantize(start) if start is not None else initial_vector(args.seed)
     activation = args.activation or (start.activation if start is not None else "crelu")
     settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
-                                    args.seed, activation)
+                                    args.seed, activation, args.qb)
     print(f"{len(positions)} positions from {', '.join(args.data)}", flush=True)
 
     def on_epoch(curve):

@@ -7,7 +7,7 @@ its active inputs, h = clip(acc, 0, 1) (squared for a screlu network: every pass
 ACTIVATION_CODES), y = b2[k] + h_own . w2[k, :HIDDEN] + h_other . w2[k, HIDDEN:] with k the
 output bucket of the position's piece count (the number of active inputs of a view), the score in centipawns
 OUTPUT_SCALE * y for the side to move.
-`quantize` gives the engine's integer Network (w1, b1 times QA, w2 times QB, b2 times QA * QB).
+`quantize` gives the engine's integer Network (w1, b1 times QA, w2 times its qb, b2 times QA * qb).
 
 A position is given by its *inputs*: an int16 row of 2 x MAX_PIECES active input indices (the side to move's view,
 then the other view's), padded with -1, from `active_inputs`, which uses the engine's own feature functions.
@@ -17,7 +17,7 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import KING, ST_BOARD
 from mpcmc_engine.eval.network import (
-    ACTIVATION_CODES, B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, QB, SCRELU, Network, w2_limit,
+    ACTIVATION_CODES, B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, SCRELU, TRAINED_QB, Network, w2_limit,
 )
 from mpcmc_engine.eval.network_features import (
     INPUTS, MAX_PIECES, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket,
@@ -60,23 +60,25 @@ def widened(network: Network, seed: int) -> Network:
     w2 = np.asarray(network.w2, dtype=np.int64)
     zeros = np.zeros((OUTPUT_BUCKETS, added), dtype=np.int64)
     return Network(w1, b1, np.concatenate([w2[:, :hidden], zeros, w2[:, hidden:], zeros], axis=1), network.b2,
-                   network.provenance, network.activation)
+                   network.provenance, network.activation, network.qb)
 
 
-def quantize(vector: np.ndarray, provenance: str, activation: str = "crelu") -> Network:
-    """The engine's integer Network with `activation` nearest to the float `vector` (values clipped to the file's
-    bounds, w2 to the activation's)."""
+def quantize(vector: np.ndarray, provenance: str, activation: str = "crelu", qb: int | None = None) -> Network:
+    """The engine's integer Network with `activation` and output-weight scale `qb` (default TRAINED_QB[activation])
+    nearest to the float `vector` (values clipped to the file's bounds, w2 to the activation's)."""
+    qb = qb or TRAINED_QB[activation]
+
     def scaled(part, scale, limit):
         return np.clip(np.rint(np.asarray(part, dtype=np.float64) * scale), -limit, limit).astype(np.int64)
     return Network(scaled(vector[V_W1:V_B1], QA, INT16_LIMIT).reshape(INPUTS, HIDDEN),
                    scaled(vector[V_B1:V_W2], QA, INT16_LIMIT),
-                   scaled(vector[V_W2:V_B2], QB, w2_limit(activation)).reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH),
-                   scaled(vector[V_B2:], QA * QB, B2_LIMIT), provenance, activation)
+                   scaled(vector[V_W2:V_B2], qb, w2_limit(activation)).reshape(OUTPUT_BUCKETS, OUTPUT_WIDTH),
+                   scaled(vector[V_B2:], QA * qb, B2_LIMIT), provenance, activation, qb)
 
 
-def clamp_output_weights(vector: np.ndarray, activation: str) -> None:
-    """Hold the float w2 of `vector` within what quantize keeps for `activation` (in place)."""
-    limit = w2_limit(activation) / QB
+def clamp_output_weights(vector: np.ndarray, activation: str, qb: int) -> None:
+    """Hold the float w2 of `vector` within what quantize keeps for `activation` at scale `qb` (in place)."""
+    limit = w2_limit(activation) / qb
     np.clip(vector[V_W2:V_B2], -limit, limit, out=vector[V_W2:V_B2])
 
 
@@ -85,8 +87,8 @@ def dequantize(network: Network) -> np.ndarray:
     vector = np.zeros(VECTOR_SIZE, dtype=np.float32)
     vector[V_W1:V_B1] = np.asarray(network.w1, dtype=np.float64).reshape(-1) / QA
     vector[V_B1:V_W2] = np.asarray(network.b1, dtype=np.float64) / QA
-    vector[V_W2:V_B2] = np.asarray(network.w2, dtype=np.float64).reshape(-1) / QB
-    vector[V_B2:] = np.asarray(network.b2, dtype=np.float64) / (QA * QB)
+    vector[V_W2:V_B2] = np.asarray(network.w2, dtype=np.float64).reshape(-1) / network.qb
+    vector[V_B2:] = np.asarray(network.b2, dtype=np.float64) / (QA * network.qb)
     return vector
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from tqdm import tqdm
 
 from mpcmc_engine.atomic_files import write_atomically
-from mpcmc_engine.eval.network import ACTIVATION_CODES, save_network
+from mpcmc_engine.eval.network import ACTIVATION_CODES, TRAINED_QB, save_network
 from mpcmc_engine.jit import jit
 from mpcmc_engine.score_scale import win_probabilities
 from mpcmc_engine.training.network_model import (
@@ -40,6 +40,7 @@ class NetworkTrainSettings:
     validation: float
     seed: int
     activation: str = "crelu"   # the network's (eval.network.ACTIVATIONS)
+    qb: int = 0                 # the written network's output-weight scale; 0: eval.network.TRAINED_QB[activation]
 
 
 def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
@@ -178,7 +179,8 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
         state = TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 0, [])
     gradient = np.zeros_like(state.vector)
     code = ACTIVATION_CODES[settings.activation]
-    clamp_output_weights(state.vector, settings.activation)
+    qb = settings.qb or TRAINED_QB[settings.activation]
+    clamp_output_weights(state.vector, settings.activation, qb)
     batches = -(-len(training) // settings.batch_size)
     with tqdm(total=settings.epochs * batches, initial=state.epochs_done * batches, unit="batch",
               desc="train-network") as bar:
@@ -187,7 +189,7 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
             lr, train_loss = adam_epoch(
                 state, settings, training, gradient, bar,
                 lambda rows: loss_and_gradient(state.vector, inputs, targets, rows, gradient, code),
-                lambda vector: clamp_output_weights(vector, settings.activation))
+                lambda vector: clamp_output_weights(vector, settings.activation, qb))
             row = {"epoch": epoch + 1, "lr": lr, "train_loss": train_loss,
                    "validation_loss": mean_loss(state.vector, inputs, targets, validation, settings.activation)}
             state.curve.append(row)
@@ -196,5 +198,5 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
             save_trainer_checkpoint(state, settings, out)
             if on_epoch is not None:
                 on_epoch(state.curve)
-    save_network(quantize(state.vector, provenance, settings.activation), out)
+    save_network(quantize(state.vector, provenance, settings.activation, qb), out)
     return state
