@@ -154,6 +154,25 @@ def test_sums_at_the_edge_of_int16_stay_exact():
         assert evaluate(final.tab, final.bb, final.st, params) == exact_score(board, network), board.fen()
 
 
+def scores_by_formula_and_walk(network, other, boards_seed, walk_seed, plies):
+    """Assert that `network` scores random boards as exact_score does and walk a random game of `plies` with its
+    incremental sums checked (accumulator_walk); return how many of those boards `other` (a Network) scores
+    differently."""
+    params, other_params = evaluation_array(network), evaluation_array(other)
+    differs = 0
+    for board in random_boards(30, seed=boards_seed):
+        position = Position(board.fen())
+        score = evaluate(position.tab, position.bb, position.st, params)
+        assert score == exact_score(board, network), board.fen()
+        differs += score != evaluate(position.tab, position.bb, position.st, other_params)
+    games = random.Random(walk_seed)
+    board = chess.Board()
+    while not board.is_game_over() and board.ply() < plies:
+        board.push(games.choice(list(board.legal_moves)))
+    accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
+    return differs
+
+
 @pytest.mark.parametrize("saturated", [False, True])
 def test_a_screlu_network_scores_by_its_formula(saturated):
     """Squared clipped ReLU: random weights (whose scores differ from the clipped ReLU's), and every unit at QA with
@@ -167,20 +186,8 @@ def test_a_screlu_network_scores_by_its_formula(saturated):
                           rng.integers(-5000, 5000, OUTPUT_BUCKETS), "saturated", "screlu")
     else:
         network = random_network(seed=6, activation="screlu")
-    params = evaluation_array(network)
-    crelu = evaluation_array(Network(network.w1, network.b1, network.w2, network.b2))
-    differs = 0
-    for board in random_boards(30, seed=14):
-        position = Position(board.fen())
-        score = evaluate(position.tab, position.bb, position.st, params)
-        assert score == exact_score(board, network), board.fen()
-        differs += score != evaluate(position.tab, position.bb, position.st, crelu)
+    differs = scores_by_formula_and_walk(network, Network(network.w1, network.b1, network.w2, network.b2), 14, 15, 100)
     assert saturated or differs > 0, "the activation changes the scores"
-    games = random.Random(15)
-    board = chess.Board()
-    while not board.is_game_over() and board.ply() < 100:
-        board.push(games.choice(list(board.legal_moves)))
-    accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
 
 
 @pytest.mark.parametrize("activation", ACTIVATIONS)
@@ -189,19 +196,7 @@ def test_the_output_scale_is_the_networks_own(activation):
     incrementally, and differ from the scores at 64."""
     network = random_network(seed=9, activation=activation)
     fine = Network(network.w1, network.b1, network.w2, network.b2, "", activation, 512)
-    params, coarse = evaluation_array(fine), evaluation_array(network)
-    differs = 0
-    for board in random_boards(30, seed=16):
-        position = Position(board.fen())
-        score = evaluate(position.tab, position.bb, position.st, params)
-        assert score == exact_score(board, fine), board.fen()
-        differs += score != evaluate(position.tab, position.bb, position.st, coarse)
-    assert differs > 20
-    games = random.Random(17)
-    board = chess.Board()
-    while not board.is_game_over() and board.ply() < 80:
-        board.push(games.choice(list(board.legal_moves)))
-    accumulator_walk(Position(), params, engine_moves(Position(), [move.uci() for move in board.move_stack]))
+    assert scores_by_formula_and_walk(fine, network, 16, 17, 80) > 20
 
 
 def test_a_null_move_keeps_the_sums():
