@@ -1,6 +1,7 @@
 """The network trainer: gradients against finite differences, the float model against the engine's integer network,
 learning, checkpoint and resume, generation of labelled positions, and the commands' error paths."""
 
+import dataclasses
 import json
 import random
 import signal
@@ -247,6 +248,33 @@ def test_training_lowers_the_loss_and_resume_gives_the_same_network(tmp_path):
     other = NetworkTrainSettings(epochs=5, batch_size=64, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
     with pytest.raises(ValueError, match="written with settings"):
         train_network(positions, other, initial_vector(7), partial, "test", resume=True)
+
+
+def test_a_checkpoint_from_before_the_activation_and_qb_resumes_with_their_defaults(tmp_path):
+    """A checkpoint whose settings lack the fields added since (activation, qb) resumes a run with their defaults and
+    is refused by a run that sets them otherwise."""
+    positions = random_positions(40, seed=5)
+    settings = NetworkTrainSettings(epochs=2, batch_size=16, lr=0.003, result_weight=0.3, validation=0.1, seed=7)
+    out = tmp_path / "n.json"
+    vector = initial_vector(7)
+
+    @dataclasses.dataclass(frozen=True)
+    class OlderSettings:   # NetworkTrainSettings before the activation and qb
+        epochs: int
+        batch_size: int
+        lr: float
+        result_weight: float
+        validation: float
+        seed: int
+
+    older = OlderSettings(2, 16, 0.003, 0.3, 0.1, 7)
+    save_trainer_checkpoint(TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 1, [{}]),
+                            older, out)
+    assert train_network(positions, settings, vector, out, "test", resume=True).epochs_done == 2
+    save_trainer_checkpoint(TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 1, [{}]),
+                            older, out)
+    with pytest.raises(ValueError, match="written with settings"):
+        train_network(positions, dataclasses.replace(settings, qb=64), vector, out, "test", resume=True)
 
 
 def test_resume_refuses_a_damaged_or_foreign_checkpoint(tmp_path):

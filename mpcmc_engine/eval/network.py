@@ -35,7 +35,7 @@ from mpcmc_engine.atomic_files import write_text_atomically
 from mpcmc_engine.eval.network_features import INPUTS, MAX_PIECES, OUTPUT_BUCKETS
 
 FORMAT = "mpcmc-engine network"
-VERSION = 3           # 1: a single output layer (no output buckets); 2: no activation field (crelu)
+VERSION = 3           # 1: a single output layer (no output buckets); 2: no activation or qb (crelu, QB)
 UNNAMED_ACTIVATION_VERSION = 2
 ACTIVATIONS = ("crelu", "screlu")
 ACTIVATION_CODES = {name: code for code, name in enumerate(ACTIVATIONS)}   # the compiled code's numbers
@@ -96,6 +96,11 @@ def check_accumulator_reach(w1, b1, path) -> None:
     _check(reach[unit] <= INT16_LIMIT, path,
            f"hidden unit {unit} can reach {reach[unit]} (|b1| and its {MAX_PIECES} largest |w1|), beyond the "
            f"engine's 16-bit sums (+-{INT16_LIMIT})")
+
+
+def trained_qb(activation: str, qb: int = 0) -> int:
+    """`qb`, or when 0 the output-weight scale the trainer writes a network of `activation` at (TRAINED_QB)."""
+    return qb or TRAINED_QB[activation]
 
 
 def w2_limit(activation: str) -> int:

@@ -47,7 +47,7 @@ def _error(message: str) -> int:
 def run(args) -> int:
     """Train and write the network; 2 with a one-line message on bad settings or unusable files, INTERRUPTED (130)
     when interrupted (Ctrl-C, SIGTERM)."""
-    from mpcmc_engine.eval.network import load_network
+    from mpcmc_engine.eval.network import QB_LIMIT, load_network
     from mpcmc_engine.training.curve_csv import write_curve_csv
     from mpcmc_engine.training.network.loss_curve import plot_network_curve
     from mpcmc_engine.training.network.position_data import load_positions
@@ -55,9 +55,9 @@ def run(args) -> int:
     from mpcmc_engine.training.network_model import dequantize, initial_vector, widened
 
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0 or not 0 <= args.result_weight <= 1 \
-            or not 0 <= args.validation < 1 or not 0 <= args.qb <= 16384:
+            or not 0 <= args.validation < 1 or not 0 <= args.qb <= QB_LIMIT:
         return _error("--epochs, --batch-size and --lr must be positive, --result-weight within [0, 1], "
-                      "--validation within [0, 1) and --qb within 1 to 16384")
+                      f"--validation within [0, 1) and --qb within 1 to {QB_LIMIT}")
     if args.curve and Path(args.curve).suffix.lower() not in CURVE_SUFFIXES:
         return _error(f"--curve {args.curve}: the curve is written as a .png file (and a .csv beside it)")
     try:

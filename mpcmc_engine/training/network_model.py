@@ -17,7 +17,7 @@ import numpy as np
 
 from mpcmc_engine.bitboard.constants import KING, ST_BOARD
 from mpcmc_engine.eval.network import (
-    ACTIVATION_CODES, B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, SCRELU, TRAINED_QB, Network, w2_limit,
+    ACTIVATION_CODES, B2_LIMIT, HIDDEN, INT16_LIMIT, OUTPUT_SCALE, QA, SCRELU, Network, trained_qb, w2_limit,
 )
 from mpcmc_engine.eval.network_features import (
     INPUTS, MAX_PIECES, OUTPUT_BUCKETS, bucket_flip, input_index, output_bucket,
@@ -63,10 +63,10 @@ def widened(network: Network, seed: int) -> Network:
                    network.provenance, network.activation, network.qb)
 
 
-def quantize(vector: np.ndarray, provenance: str, activation: str = "crelu", qb: int | None = None) -> Network:
-    """The engine's integer Network with `activation` and output-weight scale `qb` (default TRAINED_QB[activation])
-    nearest to the float `vector` (values clipped to the file's bounds, w2 to the activation's)."""
-    qb = qb or TRAINED_QB[activation]
+def quantize(vector: np.ndarray, provenance: str, activation: str = "crelu", qb: int = 0) -> Network:
+    """The engine's integer Network with `activation` and output-weight scale trained_qb(activation, qb) nearest to
+    the float `vector` (values clipped to the file's bounds, w2 to the activation's)."""
+    qb = trained_qb(activation, qb)
 
     def scaled(part, scale, limit):
         return np.clip(np.rint(np.asarray(part, dtype=np.float64) * scale), -limit, limit).astype(np.int64)

@@ -11,14 +11,14 @@ learning curve (CSV and PNG).
 import json
 import math
 import zipfile
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from mpcmc_engine.atomic_files import write_atomically
-from mpcmc_engine.eval.network import ACTIVATION_CODES, TRAINED_QB, save_network
+from mpcmc_engine.eval.network import ACTIVATION_CODES, save_network, trained_qb
 from mpcmc_engine.jit import jit
 from mpcmc_engine.score_scale import win_probabilities
 from mpcmc_engine.training.network_model import (
@@ -40,7 +40,7 @@ class NetworkTrainSettings:
     validation: float
     seed: int
     activation: str = "crelu"   # the network's (eval.network.ACTIVATIONS)
-    qb: int = 0                 # the written network's output-weight scale; 0: eval.network.TRAINED_QB[activation]
+    qb: int = 0                 # the written network's output-weight scale; 0: eval.network.trained_qb's default
 
 
 def targets_of(positions: Positions, result_weight: float) -> np.ndarray:
@@ -118,7 +118,8 @@ def save_trainer_checkpoint(state: TrainerCheckpoint, settings, out) -> None:
 
 def load_trainer_checkpoint(settings, out, size: int = VECTOR_SIZE) -> TrainerCheckpoint:
     """The checkpoint of the run writing `out` with `settings` (a dataclass) over `size` parameters (the network's by
-    default); ValueError when it is missing, unreadable, of another size or from other settings."""
+    default); ValueError when it is missing, unreadable, of another size or from other settings. A setting the
+    checkpoint was written before (one with a default, such as the activation) counts as its default."""
     path = checkpoint_file(out)
     try:
         with np.load(path) as data:
@@ -130,6 +131,7 @@ def load_trainer_checkpoint(settings, out, size: int = VECTOR_SIZE) -> TrainerCh
         raise ValueError(f"checkpoint {path}: cannot be read: {error}") from None
     if any(array.shape != (size,) for array in (state.vector, state.first, state.second)):
         raise ValueError(f"checkpoint {path}: its arrays do not hold the {size} parameters of this run")
+    saved = {**{field.name: field.default for field in fields(settings) if field.default is not MISSING}, **saved}
     if saved != asdict(settings):
         raise ValueError(f"checkpoint {path}: written with settings {saved}, this run has {asdict(settings)}")
     return state
@@ -179,7 +181,7 @@ def train_network(positions: Positions, settings: NetworkTrainSettings, initial:
         state = TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 0, [])
     gradient = np.zeros_like(state.vector)
     code = ACTIVATION_CODES[settings.activation]
-    qb = settings.qb or TRAINED_QB[settings.activation]
+    qb = trained_qb(settings.activation, settings.qb)
     clamp_output_weights(state.vector, settings.activation, qb)
     batches = -(-len(training) // settings.batch_size)
     with tqdm(total=settings.epochs * batches, initial=state.epochs_done * batches, unit="batch",
