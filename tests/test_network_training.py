@@ -258,16 +258,8 @@ def test_a_checkpoint_from_before_the_activation_and_qb_resumes_with_their_defau
     out = tmp_path / "n.json"
     vector = initial_vector(7)
 
-    @dataclasses.dataclass(frozen=True)
-    class OlderSettings:   # NetworkTrainSettings before the activation and qb
-        epochs: int
-        batch_size: int
-        lr: float
-        result_weight: float
-        validation: float
-        seed: int
-
-    older = OlderSettings(2, 16, 0.003, 0.3, 0.1, 7)
+    kept = [field.name for field in dataclasses.fields(NetworkTrainSettings) if field.name not in ("activation", "qb")]
+    older = dataclasses.make_dataclass("OlderSettings", kept)(**{name: getattr(settings, name) for name in kept})
     save_trainer_checkpoint(TrainerCheckpoint(vector, np.zeros_like(vector), np.zeros_like(vector), 0, 1, [{}]),
                             older, out)
     assert train_network(positions, settings, vector, out, "test", resume=True).epochs_done == 2
