@@ -75,7 +75,7 @@ def main() -> None:
             shares = parity_shares(records)
             line = (f"{ending} {label}: odd-odd {shares['odd-odd']:.3f}, even-even {shares['even-even']:.3f}, "
                     f"mixed {shares['mixed']:.3f} ({shares['pairs']} pairs)")
-            for method in ("td-leaf", "td-stem"):
+            for method in ("td-leaf", "td-stem", "td-stem-return"):
                 line += f" | {method} " + "/".join(f"{step:+.1f}" for step in tempo_steps(method, start, records))
             print(line, flush=True)
 

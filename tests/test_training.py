@@ -128,7 +128,26 @@ def test_each_method_matches_the_hand_computed_update(method):
                                                       [v for v, _ in value_source][1:] + [1.0])])
 
 
-@pytest.mark.parametrize("method", ["td-lambda", "td-leaf", "td-stem"])
+def test_stem_return_adds_the_pull_of_each_played_position_to_its_leaf():
+    """td-stem-return's step is td-stem's plus alpha * sum_t (V(leaf_t) - V(s_t)) grad V(s_t): each played position's
+    error is its leaves' lambda-return less its own value."""
+    record, vector, lam, alpha = synthetic_game(), start_vector(), 0.7, 0.5
+    played = hand_values(vector, record.played, record.played_phase)
+    leaves = hand_values(vector, record.leaf, record.leaf_phase)
+    step = hand_step([v for v, _ in leaves], [g for _, g in played], 1.0, lam, alpha)
+    for (leaf_value, _), (played_value, gradient) in zip(leaves, played):
+        for index, g in gradient.items():
+            step[index] = step.get(index, 0.0) + alpha * (leaf_value - played_value) * g / LICHESS_SCALE
+    updated, _ = game_update("td-stem-return", vector, record, lam, alpha)
+    stem, _ = game_update("td-stem", vector, record, lam, alpha)
+    expected = vector.copy()
+    for index, change in step.items():
+        expected[index] += change
+    assert np.allclose(updated, expected, rtol=0, atol=1e-9)
+    assert not np.allclose(updated, stem)
+
+
+@pytest.mark.parametrize("method", ["td-lambda", "td-leaf", "td-stem", "td-stem-return"])
 def test_frozen_block_keeps_its_weights_and_the_others_step_as_usual(method):
     """With the tempo block (feature 0, both phases) frozen, its weights stay where they were, where the same update
     without the mask moves them; every other weight takes exactly the unmasked step."""

@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 from mpcmc_engine.tools.interruption import INTERRUPTED
+from mpcmc_engine.tools.td_arguments import add_method_and_freeze
 from mpcmc_engine.training.endgame_table import PIECES
 
 
 def configure(parser) -> None:
     """Add the endgame-train command's arguments."""
-    parser.add_argument("--method", required=True, choices=("td-lambda", "td-leaf", "td-stem"))
+    add_method_and_freeze(parser)
     parser.add_argument("--ending", required=True, help="krk or kqk")
     parser.add_argument("--stages", required=True, metavar="SPEC",
                         help="comma-separated stages GAMES:ALPHA:LAMBDA:NODES[:EPSILON], NODES a node count or "
@@ -20,8 +21,6 @@ def configure(parser) -> None:
                              "e.g. 400:0.02:0.8:500,400:0.01:0.7:d3:0")
     parser.add_argument("--init", default="<linear>", metavar="FILE",
                         help="start evaluation: weights or network file, <linear> or <network> (default %(default)s)")
-    parser.add_argument("--freeze", default="", metavar="BLOCKS",
-                        help="comma-separated linear feature blocks (e.g. tempo) whose weights keep their start values")
     parser.add_argument("--epsilon", type=float, default=0.05,
                         help="probability of a random move in self-play (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="stage K's games are drawn with 100 * seed + K")

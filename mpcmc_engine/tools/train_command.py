@@ -7,6 +7,7 @@ import sys
 
 from mpcmc_engine.eval.weights import material_only_weights
 from mpcmc_engine.tools.interruption import INTERRUPTED
+from mpcmc_engine.tools.td_arguments import add_method_and_freeze
 from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.td.generate import SourceConfig
 from mpcmc_engine.training.td.trainer import CHECKPOINT_EVERY
@@ -14,7 +15,7 @@ from mpcmc_engine.training.td.trainer import CHECKPOINT_EVERY
 
 def configure(parser) -> None:
     """Add the train command's arguments."""
-    parser.add_argument("--method", required=True, choices=("td-lambda", "td-leaf", "td-stem"))
+    add_method_and_freeze(parser)
     parser.add_argument("--source", required=True, choices=("selfplay", "mentor", "pgn", "endgame"),
                         help="endgame: self-play from random positions of --ending won for the strong side")
     parser.add_argument("--ending", default="", help="krk or kqk (source endgame)")
@@ -36,8 +37,6 @@ def configure(parser) -> None:
     parser.add_argument("--alpha", type=float, default=0.01,
                         help="learning rate (logistic units, see TRAINING.md; default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--freeze", default="", metavar="BLOCKS",
-                        help="comma-separated linear feature blocks (e.g. tempo) whose weights keep their start values")
     parser.add_argument("--workers", type=int, default=1, help="processes generating games")
     parser.add_argument("--checkpoint-every", type=int, default=CHECKPOINT_EVERY, metavar="N",
                         help="write OUT.checkpoint.json every N games (0: only at the end); it is also written on "
@@ -113,7 +112,7 @@ def run(args) -> int:
     from mpcmc_engine.training.td.pgn_games import read_pgn_games
     from mpcmc_engine.training.td.trainable import frozen_blocks, trainable_of
     from mpcmc_engine.training.td.trainer import TrainSettings, train
-    from mpcmc_engine.training.td.updates import LEAF_METHODS
+    from mpcmc_engine.training.td.methods import LEAF_METHODS
 
     problem = _check(args)
     try:

@@ -22,7 +22,7 @@ from mpcmc_engine.training.endgame_table import PIECES
 from mpcmc_engine.training.td.checkpoint import checkpoint_path
 from mpcmc_engine.training.td.generate import SourceConfig
 from mpcmc_engine.training.td.trainer import TrainSettings, train
-from mpcmc_engine.training.td.updates import LEAF_METHODS
+from mpcmc_engine.training.td.methods import LEAF_METHODS
 
 STUDY_HASH_MB = 16
 STAGE_FORMAT = "GAMES:ALPHA:LAMBDA:NODES[:EPSILON]"   # NODES may be dD: a fixed search depth of D plies

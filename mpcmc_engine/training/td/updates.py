@@ -5,7 +5,11 @@ d_t = V_{t+1} - V_t and the update (applied after the game) is  alpha * sum_t d_
 e_t = lambda e_{t-1} + grad V_t  (e_{-1} = 0). The three methods differ in what V_t and grad V_t are taken from:
 - td-lambda: V and its gradient at the played positions (Flounder);
 - td-leaf:   V and its gradient at the leaves of the principal variations searched from them (KnightCap);
-- td-stem:   V at the leaves, the gradient at the played positions (Van den Heede).
+- td-stem:   V at the leaves, the gradient at the played positions (Van den Heede, eq. 12 read literally: the played
+             position's value moved by the leaves' temporal differences, its own value in no error);
+- td-stem-return: td-stem plus, at every played position, the gradient times V(leaf_t) - V(s_t), so that its error is
+             G_t - V(s_t) with G_t the leaves' lambda-return (eq. 12 read as a target for the played position: its
+             value is pulled to its search's value and the differences beyond).
 A leaf that ends the game (mate found by the search) has the fixed value of that outcome and no gradient.
 Weights under a `frozen` mask take no step (an ablation: a feature held at its start value).
 """
@@ -16,9 +20,8 @@ import numpy as np
 
 from mpcmc_engine.training import network_model
 from mpcmc_engine.training.td import linear_model
+from mpcmc_engine.training.td.methods import METHODS
 
-METHODS = ("td-lambda", "td-leaf", "td-stem")
-LEAF_METHODS = ("td-leaf", "td-stem")
 
 
 class Model(NamedTuple):
@@ -61,12 +64,14 @@ def game_update(method: str, vector: np.ndarray, record, lam: float, alpha: floa
         values, gradients = trained.values_and_gradients(vector, record.played, record.played_phase)
     elif method == "td-leaf":
         values, gradients = _leaf_values_and_gradients(trained, vector, record)
-    elif method == "td-stem":
+    elif method in ("td-stem", "td-stem-return"):
         values, _ = _leaf_values_and_gradients(trained, vector, record)
-        _, gradients = trained.values_and_gradients(vector, record.played, record.played_phase)
+        played_values, gradients = trained.values_and_gradients(vector, record.played, record.played_phase)
     else:
         raise ValueError(f"unknown method {method!r} (expected one of {METHODS})")
     direction, errors = eligibility_direction(values, gradients, record.result, lam)
+    if method == "td-stem-return":
+        direction += (values - played_values) @ gradients
     if frozen is not None:
         direction[frozen] = 0.0
     return trained.apply_step(vector, alpha * direction), errors
