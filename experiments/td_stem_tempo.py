@@ -23,6 +23,7 @@ from mpcmc_engine.eval.eval_file import load_evaluation  # noqa: E402 (after use
 from mpcmc_engine.eval.features import F_TEMPO, N_FEATURES  # noqa: E402
 from mpcmc_engine.training.td.generate import GameGenerator, SourceConfig  # noqa: E402
 from mpcmc_engine.training.td.linear_model import float_weights  # noqa: E402
+from mpcmc_engine.training.td.methods import LEAF_METHODS  # noqa: E402
 from mpcmc_engine.training.td.updates import game_update  # noqa: E402
 
 OFFSETS = (-300.0, 0.0, 300.0)
@@ -75,7 +76,7 @@ def main() -> None:
             shares = parity_shares(records)
             line = (f"{ending} {label}: odd-odd {shares['odd-odd']:.3f}, even-even {shares['even-even']:.3f}, "
                     f"mixed {shares['mixed']:.3f} ({shares['pairs']} pairs)")
-            for method in ("td-leaf", "td-stem", "td-stem-return"):
+            for method in LEAF_METHODS:
                 line += f" | {method} " + "/".join(f"{step:+.1f}" for step in tempo_steps(method, start, records))
             print(line, flush=True)
 

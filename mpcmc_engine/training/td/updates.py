@@ -2,7 +2,7 @@
 
 For values V_0..V_{T-1} of a game's positions and the result V_T, the temporal differences are
 d_t = V_{t+1} - V_t and the update (applied after the game) is  alpha * sum_t d_t e_t  with the eligibility trace
-e_t = lambda e_{t-1} + grad V_t  (e_{-1} = 0). The three methods differ in what V_t and grad V_t are taken from:
+e_t = lambda e_{t-1} + grad V_t  (e_{-1} = 0). The methods differ in what V_t and grad V_t are taken from:
 - td-lambda: V and its gradient at the played positions (Flounder);
 - td-leaf:   V and its gradient at the leaves of the principal variations searched from them (KnightCap);
 - td-stem:   V at the leaves, the gradient at the played positions (Van den Heede, eq. 12 read literally: the played
@@ -21,7 +21,6 @@ import numpy as np
 from mpcmc_engine.training import network_model
 from mpcmc_engine.training.td import linear_model
 from mpcmc_engine.training.td.methods import METHODS
-
 
 
 class Model(NamedTuple):
