@@ -20,15 +20,16 @@ from mpcmc_engine.search.constants import C_HARD_DEADLINE, C_SOFT_DEADLINE, C_ST
 from mpcmc_engine.search.limits import SearchInfo, SearchLimits, SearchResult, uci_score
 from mpcmc_engine.search.mcts_tree import (
     M_CAPACITY, M_SELDEPTH, M_SIM_LIMIT, M_SIMS, M_USED, META_SIZE, MODE_PUCT, MODE_ROLLOUT, N_COUNT, N_FIRST,
-    N_INIT, N_MOVE, N_PROOF, N_STATE, N_VISITS, N_WSUM, NODE_SIZE, P_EXPLORATION, P_POLICY_WEIGHT, P_SCALE,
-    P_TEMPERATURE, PARAMS_SIZE, SCRATCH_SIZE, STATE_EXPANDED, STATE_TERMINAL, T_RANDOM, TRAIL_SIZE, VALUE_ONE,
-    copy_subtree, simulate,
+    N_INIT, N_MOVE, N_PROOF, N_STATE, N_VISITS, N_WSUM, NODE_SIZE, P_EXPLORATION, P_MINIMAX_WEIGHT, P_POLICY_WEIGHT,
+    P_SCALE, P_TEMPERATURE, PARAMS_SIZE, SCRATCH_SIZE, STATE_EXPANDED, STATE_TERMINAL, T_RANDOM, TRAIL_SIZE,
+    VALUE_ONE, copy_subtree, simulate,
 )
 from mpcmc_engine.search.predicates import is_draw
 
 MODES = {"mcts": MODE_PUCT, "mcts-rollout": MODE_ROLLOUT}
 PUCT_EXPLORATION = 1.0            # c of PUCT, on values in [0, 1]
 POLICY_WEIGHT = 1.0               # a unit of the policy's logit weighs as much as PRIOR_TEMPERATURE of score
+MINIMAX_WEIGHT = 0.5              # mcts: a child's value at selection is (1 - this) x its mean + this x its minimax
 UCT_EXPLORATION = math.sqrt(2.0)  # c of UCB1
 PRIOR_TEMPERATURE = 100.0         # centipawns: a move scored 100 cp below the best has e^-1 of its prior weight
 SEED = 0x2545F4914F6CDD1D         # random playouts: thread i starts each search from SEED + i
@@ -120,6 +121,7 @@ class MctsSearch:
         params = np.zeros(PARAMS_SIZE, dtype=np.float64)
         params[P_EXPLORATION] = PUCT_EXPLORATION if mode == MODE_PUCT else UCT_EXPLORATION
         params[P_POLICY_WEIGHT] = POLICY_WEIGHT
+        params[P_MINIMAX_WEIGHT] = MINIMAX_WEIGHT
         params[P_SCALE] = LICHESS_SCALE
         params[P_TEMPERATURE] = PRIOR_TEMPERATURE
         root_moves = np.array(moves, dtype=np.int64)

@@ -5,11 +5,12 @@ The pool `tree` holds NODE_SIZE int64 slots per node (N_*); node 0 is the root, 
 (N_FIRST, N_COUNT), allocated all at once when it is expanded. Values are win probabilities in fixed point
 (VALUE_ONE = 1.0): a node's N_WSUM and N_INIT are from the view of the side that moved into it, so a parent picks the
 child with the best mean. N_PROOF is a proven result in the search's mate scale from the view of the side to move at
-the node (MATE - plies: it mates; -(MATE - plies): it is mated; 0: unknown). `meta` holds the pool's counters (M_*),
-`params` the float settings (P_*), and `trail` is one thread's own array: its random state and the path of the
-current simulation. Simulations share the pool between threads: counts and sums change by atomic adds, a node is
-expanded by the one thread that moves its state from STATE_NEW to STATE_BUSY, and a thread's path carries a virtual
-loss (N_VIRTUAL) that steers the others elsewhere.
+the node (MATE - plies: it mates; -(MATE - plies): it is mated; 0: unknown). N_MINIMAX (MODE_PUCT) is the minimax of
+the values below the node in N_WSUM's view (implicit minimax backups), which selection blends with the mean. `meta`
+holds the pool's counters (M_*), `params` the float settings (P_*), and `trail` is one thread's own array: its
+random state and the path of the current simulation. Simulations share the pool between threads: counts and sums
+change by atomic adds, a node is expanded by the one thread that moves its state from STATE_NEW to STATE_BUSY, and a
+thread's path carries a virtual loss (N_VIRTUAL) that steers the others elsewhere.
 
 Each simulation plays its moves on the thread's own board (`play` records them for a network's accumulators) and
 unmakes them at the end; `ws` is the thread's work array of mpcmc_engine.search.core (move lists, accumulators and
@@ -51,7 +52,8 @@ N_WSUM = 6         # sum of their values (fixed point) for the side that moved i
 N_PRIOR = 7        # prior probability of the move (fixed point)
 N_INIT = 8         # value (fixed point, same view as N_WSUM) assumed before the first visit
 N_PROOF = 9        # proven result for the side to move at the node, in the search's mate scale; 0 = unknown
-NODE_SIZE = 10
+N_MINIMAX = 10     # minimax of the children's values below (fixed point, same view as N_WSUM); N_INIT at first
+NODE_SIZE = 11
 
 STATE_NEW = 0       # not expanded
 STATE_BUSY = 1      # being expanded by one thread
@@ -71,7 +73,8 @@ P_EXPLORATION = 0  # PUCT's c (mcts) or UCB1's c (mcts-rollout)
 P_SCALE = 1        # logistic scale of the value: win probability = 1 / (1 + exp(-P_SCALE * centipawns))
 P_TEMPERATURE = 2  # centipawns of the priors' softmax (mcts without a policy)
 P_POLICY_WEIGHT = 3  # weight of the policy's logits in the priors' softmax (mcts with a policy), beside scores / T
-PARAMS_SIZE = 4
+P_MINIMAX_WEIGHT = 4  # share of the minimax value (N_MINIMAX) in a child's value at selection, beside its mean
+PARAMS_SIZE = 5
 
 # Slots of `trail`.
 T_RANDOM = 0       # xorshift64* state of the random playouts (non-zero)
@@ -132,6 +135,7 @@ def init_node(tree, node, move, prior, init, proof):
     tree[base + N_PRIOR] = prior
     tree[base + N_INIT] = init
     tree[base + N_PROOF] = proof
+    tree[base + N_MINIMAX] = init
 
 
 @jit("boolean(int64[::1], int64, int64)", inline="always")
@@ -154,6 +158,7 @@ def select_child(tree, node, params, mode, at_root, root_moves, root_count):
     first = tree[base + N_FIRST]
     parent = max(load_relaxed(tree, base + N_VISITS) + load_relaxed(tree, base + N_VIRTUAL), 1)
     exploration = params[P_EXPLORATION]
+    minimax_weight = params[P_MINIMAX_WEIGHT]
     sqrt_parent = math.sqrt(parent)
     log_parent = math.log(parent)
     best = -1
@@ -182,6 +187,7 @@ def select_child(tree, node, params, mode, at_root, root_moves, root_count):
                 mean = tree[slot + N_INIT] / VALUE_ONE / (1 + virtual)
             else:
                 mean = load_relaxed(tree, slot + N_WSUM) / VALUE_ONE / (visits + virtual)
+            mean += minimax_weight * (load_relaxed(tree, slot + N_MINIMAX) / VALUE_ONE - mean)
             prior = tree[slot + N_PRIOR] / VALUE_ONE
             score = mean + exploration * prior * sqrt_parent / (1 + visits + virtual)
         if score > best_score:
@@ -219,12 +225,38 @@ def update_proof(tree, node, at_root, root_moves, root_count):
     return True
 
 
+@jit("int64(int64[::1], int64)")
+def children_minimax(tree, node):
+    """1 less the best value among the expanded `node`'s children (N_MINIMAX, or 1 / 0 for a proven child), in
+    fixed point: the node's minimax value for the side that moved into it."""
+    base = node * NODE_SIZE
+    first = tree[base + N_FIRST]
+    best = 0
+    for child in range(first, first + tree[base + N_COUNT]):
+        slot = child * NODE_SIZE
+        proof = tree[slot + N_PROOF]
+        if proof <= -MATE_BOUND:
+            return 0
+        value = 0 if proof >= MATE_BOUND else load_relaxed(tree, slot + N_MINIMAX)
+        best = max(best, value)
+    return VALUE_ONE - best
+
+
 @jit("void(int64[::1], int64[::1], int64, float64, boolean, int64[::1], int64)")
 def backup(tree, trail, depth, value, solve, root_moves, root_count):
     """Add a simulation's result to the nodes of its path trail[T_PATH:T_PATH + depth + 1]: `value` is the win
     probability of the side to move at the last node. Removes the path's virtual losses; with `solve`, carries
-    proofs up the path as far as they change (the root's from root_moves[:root_count] only)."""
+    proofs up the path as far as they change (the root's from root_moves[:root_count] only) and renews the path's
+    minimax values (N_MINIMAX: the leaf's from `value`, each parent's from its children) as far as they change."""
     credit = VALUE_ONE - fixed(value)
+    if solve:
+        tree[trail[T_PATH + depth] * NODE_SIZE + N_MINIMAX] = credit
+        for ply in range(depth - 1, -1, -1):
+            node = trail[T_PATH + ply]
+            minimax = children_minimax(tree, node)
+            if minimax == tree[node * NODE_SIZE + N_MINIMAX]:
+                break
+            tree[node * NODE_SIZE + N_MINIMAX] = minimax
     for ply in range(depth, -1, -1):
         slot = trail[T_PATH + ply] * NODE_SIZE
         atomic_add(tree, slot + N_WSUM, credit)
