@@ -5,6 +5,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from mpcmc_engine.eval.network import ACTIVATIONS, QB_LIMIT, TRAINED_QB
 from mpcmc_engine.tools.interruption import INTERRUPTED
 from mpcmc_engine.training.network.trainer import NetworkTrainSettings
 
@@ -29,12 +30,13 @@ def configure(parser) -> None:
                         help="start from this network file (default: random weights); a network of fewer hidden "
                              "units is widened: its units kept, the added ones with output weights 0; a version-1 "
                              "network (one output layer) gets that layer in every output bucket")
-    parser.add_argument("--activation", choices=("crelu", "screlu"),
+    parser.add_argument("--activation", choices=ACTIVATIONS,
                         help="the hidden units' activation: clipped ReLU or squared clipped ReLU (default: the "
-                             "--init network's, else crelu); a network may be trained into the other activation")
+                             f"--init network's, else {ACTIVATIONS[0]}); a network may be trained into another")
+    default_qbs = ", ".join(f"{qb} for {name}" for name, qb in TRAINED_QB.items())
     parser.add_argument("--qb", type=int, default=0,
-                        help="the written network's output-weight scale, 1 to 16384 (default: 512 for crelu, 64 for "
-                             "screlu, whose output weights must stay within +-127 at it)")
+                        help=f"the written network's output-weight scale, 1 to {QB_LIMIT} (default: {default_qbs}; "
+                             "a screlu network's output weights must stay within +-127 at it)")
     parser.add_argument("--resume", action="store_true", help="continue from OUT.checkpoint.npz")
     parser.add_argument("--curve", metavar="FILE.png", help="learning curve (PNG, and CSV beside it)")
 
@@ -47,7 +49,7 @@ def _error(message: str) -> int:
 def run(args) -> int:
     """Train and write the network; 2 with a one-line message on bad settings or unusable files, INTERRUPTED (130)
     when interrupted (Ctrl-C, SIGTERM)."""
-    from mpcmc_engine.eval.network import QB_LIMIT, load_network
+    from mpcmc_engine.eval.network import load_network
     from mpcmc_engine.training.curve_csv import write_curve_csv
     from mpcmc_engine.training.network.loss_curve import plot_network_curve
     from mpcmc_engine.training.network.position_data import load_positions
@@ -66,7 +68,7 @@ def run(args) -> int:
     except ValueError as error:
         return _error(str(error))
     initial = dequantize(start) if start is not None else initial_vector(args.seed)
-    activation = args.activation or (start.activation if start is not None else "crelu")
+    activation = args.activation or (start.activation if start is not None else ACTIVATIONS[0])
     settings = NetworkTrainSettings(args.epochs, args.batch_size, args.lr, args.result_weight, args.validation,
                                     args.seed, activation, args.qb)
     print(f"{len(positions)} positions from {', '.join(args.data)}", flush=True)
