@@ -149,9 +149,10 @@ def is_allowed(root_moves, count, move):
 
 @jit("int64(int64[::1], int64, float64[::1], int64, boolean, int64[::1], int64)")
 def select_child(tree, node, params, mode, at_root, root_moves, root_count):
-    """The child of the expanded `node` a simulation enters: PUCT (mode MODE_PUCT: mean value, or N_INIT before the
-    first visit, plus c * prior * sqrt(parent visits) / (1 + visits)) or UCB1 (MODE_ROLLOUT: an unvisited child first,
-    else mean + c * sqrt(ln(parent visits) / visits)). Simulations under way count as losses. In MODE_PUCT a move
+    """The child of the expanded `node` a simulation enters: PUCT (mode MODE_PUCT: q + c * prior * sqrt(parent visits)
+    / (1 + visits), q the mean value, or N_INIT before the first visit, moved toward N_MINIMAX by P_MINIMAX_WEIGHT)
+    or UCB1 (MODE_ROLLOUT: an unvisited child first, else mean + c * sqrt(ln(parent visits) / visits)). Simulations
+    under way count as losses. In MODE_PUCT a move
     proven to win is taken at once and moves proven to lose are skipped while another remains. At the root only
     root_moves[:root_count] are eligible."""
     base = node * NODE_SIZE
