@@ -9,6 +9,7 @@ import chess
 import pytest
 
 from mpcmc_engine.eval.eval_file import load_evaluation
+from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.endgame.study import (
     EndgameGame, figures, perfect_player, run_study, search_player,
@@ -52,7 +53,7 @@ def test_our_search_figures_are_in_range():
     game lost (the perfect attacker always mates), no game longer than the ply limit."""
     searcher = Searcher(hash_mb=16, threads=1)
     searcher.set_evaluation(load_evaluation("<linear>"))
-    games = run_study(chess.ROOK, 4, search_player(searcher, 2000), seed=1, max_plies=120)
+    games = run_study(chess.ROOK, 4, search_player(searcher, SearchLimits(nodes=2000)), seed=1, max_plies=120)
     found = figures(games)
     assert (found.attacking_games, found.defending_games, found.lost) == (4, 4, 4)
     assert 0.0 <= found.wcr <= 1.0 and (found.we is None or 0.0 < found.we <= 1.0)
@@ -68,9 +69,23 @@ def test_command_prints_the_figures(engine_env):
     assert "WCR" in done.stdout and "WE" in done.stdout and "of 2 defending" in done.stdout
 
 
+def test_command_plays_at_a_fixed_depth(engine_env):
+    """`--depth` in place of `--nodes`: the games are played at that depth; a depth-1 search of the linear weights
+    converts fewer of 6 KRK wins than the perfect player does (all 6), and the two budgets cannot be combined."""
+    done = subprocess.run(COMMAND + ["--ending", "krk", "--games", "6", "--depth", "1", "--eval-file", "<linear>"],
+                          capture_output=True, text=True, env=engine_env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    won = int(done.stdout.split("WCR")[1].split()[1])
+    assert 0 <= won < 6 and "of 6 attacking" in done.stdout
+    both = subprocess.run(COMMAND + ["--ending", "krk", "--games", "2", "--depth", "1", "--nodes", "100"],
+                          capture_output=True, text=True, env=engine_env, timeout=120)
+    assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--ending", "kbk", "--games", "2", "--nodes", "100"], "--ending must be one of krk, kqk"),
     (["--ending", "krk", "--games", "0", "--nodes", "100"], "must be positive"),
+    (["--ending", "krk", "--games", "2", "--depth", "0"], "must be positive"),
     (["--ending", "krk", "--games", "2", "--nodes", "100", "--eval-file", "/nonexistent.json"], "cannot be read"),
 ])
 def test_command_refuses_bad_arguments(engine_env, arguments, message):

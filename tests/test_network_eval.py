@@ -449,7 +449,8 @@ def test_bench_measures_another_evaluation_against_the_default(tmp_path, engine_
 
 def test_the_shipped_evaluations_are_selectable_by_name(raw_engine):
     """The engine plays with the shipped network by default (`EvalFile <network>`, also `<default>`); `<linear>`
-    selects the shipped linear weights, broken down by feature block in `eval`; either name returns to the network."""
+    selects the shipped linear weights, broken down by feature block in `eval`, `<material>` the material-only weights
+(a rook down: -5.00 for white, nothing from the other blocks); either network name returns to the network."""
     shipped = load_network(SHIPPED_NETWORK_PATH)
     assert shipped.provenance.startswith("train-network on")
     assert SHIPPED_EVALUATIONS[DEFAULT_EVALUATION] == SHIPPED_EVALUATIONS["<default>"] == SHIPPED_NETWORK_PATH
@@ -471,6 +472,10 @@ def test_the_shipped_evaluations_are_selectable_by_name(raw_engine):
     engine.send("go depth 6")
     legal_bestmove(engine.read_until("bestmove", timeout=30), chess.Board())
     assert is_network(evaluation_lines("setoption name EvalFile value <default>"))
+    material = evaluation_lines("setoption name EvalFile value <material>",
+                                "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 b Qkq - 0 1")
+    assert is_linear(material) and any(line.split()[:2] == ["pst", "0"] for line in material)
+    assert "Final evaluation -5.00 (white side), +5.00 (side to move)" in material
     assert is_network(evaluation_lines("setoption name EvalFile value <network>"))
 
 

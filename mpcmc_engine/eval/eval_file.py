@@ -6,7 +6,7 @@ from pathlib import Path
 
 from mpcmc_engine.eval import network, weights
 from mpcmc_engine.eval.network import SHIPPED_NETWORK_PATH, Network
-from mpcmc_engine.eval.weights import LINEAR_WEIGHTS_PATH, Weights
+from mpcmc_engine.eval.weights import LINEAR_WEIGHTS_PATH, Weights, material_only_weights
 
 DEFAULT_EVALUATION = "<network>"  # not "<default>": UCI clients split option lines at the word "default"
 SHIPPED_EVALUATIONS = {
@@ -14,11 +14,15 @@ SHIPPED_EVALUATIONS = {
     "<default>": SHIPPED_NETWORK_PATH,          # the same, under the name it was declared by before
     "<linear>": LINEAR_WEIGHTS_PATH,            # the shipped linear weights (for comparison and the trainer's seeds)
 }
+MATERIAL_EVALUATION = "<material>"  # material values only, built in memory: the trainers' blank start and baseline
 
 
 def load_evaluation(path) -> Weights | Network:
-    """The linear weights or the network in the file at `path`, or the shipped evaluation `path` names (a key of
-    SHIPPED_EVALUATIONS); raise ValueError naming the file and the reason when it is neither or is unusable."""
+    """The linear weights or the network in the file at `path`, the shipped evaluation `path` names (a key of
+    SHIPPED_EVALUATIONS) or the material-only weights (MATERIAL_EVALUATION); raise ValueError naming the file and the
+    reason when it is none of these or is unusable."""
+    if str(path) == MATERIAL_EVALUATION:
+        return material_only_weights()
     path = SHIPPED_EVALUATIONS.get(str(path), path)
     try:
         data = json.loads(Path(path).read_text())

@@ -5,6 +5,7 @@ import sys
 
 from tqdm import tqdm
 
+from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.training.endgame.study import EndgameFigures, figures, run_study, search_player
 from mpcmc_engine.training.endgame_table import PIECES
 
@@ -15,10 +16,13 @@ def configure(parser) -> None:
     """Add the endgame-study command's arguments."""
     parser.add_argument("--ending", required=True, help="krk or kqk")
     parser.add_argument("--games", type=int, required=True, help="games in each role (attacking, defending)")
-    parser.add_argument("--nodes", type=int, required=True, help="nodes per move of our search")
+    budget = parser.add_mutually_exclusive_group(required=True)
+    budget.add_argument("--nodes", type=int, help="nodes per move of our search")
+    budget.add_argument("--depth", type=int,
+                        help="our search to this fixed depth every move instead (as a training stage's dD)")
     parser.add_argument("--eval-file", default="", metavar="FILE",
                         help="the evaluation that plays: linear weights or a network file, or <linear> / "
-                             "<network> (default: the engine's default, the shipped network)")
+                             "<network> / <material> (default: the engine's default, the shipped network)")
     parser.add_argument("--seed", type=int, default=1, help="draws the starting positions (default %(default)s)")
     parser.add_argument("--max-plies", type=int, default=200,
                         help="a game this long is drawn (default %(default)s)")
@@ -47,8 +51,9 @@ def run(args) -> int:
 
     if args.ending not in PIECES:
         return fail(f"--ending must be one of {', '.join(PIECES)}, not {args.ending!r}")
-    if args.games < 1 or args.nodes < 1 or args.max_plies < 1:
-        return fail("--games, --nodes and --max-plies must be positive")
+    limits = SearchLimits(nodes=args.nodes) if args.depth is None else SearchLimits(depth=args.depth)
+    if args.games < 1 or (limits.nodes or limits.depth or 0) < 1 or args.max_plies < 1:
+        return fail("--games, --nodes or --depth, and --max-plies must be positive")
     from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.search.searcher import Searcher
     try:
@@ -59,7 +64,7 @@ def run(args) -> int:
     if evaluation is not None:
         searcher.set_evaluation(evaluation)
     with tqdm(total=2 * args.games, unit="game", desc=f"endgame-study {args.ending}") as bar:
-        games = run_study(PIECES[args.ending], args.games, search_player(searcher, args.nodes), args.seed,
+        games = run_study(PIECES[args.ending], args.games, search_player(searcher, limits), args.seed,
                           args.max_plies, lambda game: bar.update(1))
     print(report(args.ending, figures(games)))
     return 0

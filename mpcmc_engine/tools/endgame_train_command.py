@@ -20,7 +20,8 @@ def configure(parser) -> None:
                              "dDEPTH (a fixed depth), EPSILON the stage's own exploration, "
                              "e.g. 400:0.02:0.8:500,400:0.01:0.7:d3:0")
     parser.add_argument("--init", default="<linear>", metavar="FILE",
-                        help="start evaluation: weights or network file, <linear> or <network> (default %(default)s)")
+                        help="start evaluation: weights or network file, <linear>, <network> or <material> "
+                             "(default %(default)s)")
     parser.add_argument("--epsilon", type=float, default=0.05,
                         help="probability of a random move in self-play (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="stage K's games are drawn with 100 * seed + K")

@@ -5,7 +5,6 @@ see docs/TRAINING.md and docs/NETWORK.md. The defaults are the documented runs' 
 import shlex
 import sys
 
-from mpcmc_engine.eval.weights import material_only_weights
 from mpcmc_engine.tools.interruption import INTERRUPTED
 from mpcmc_engine.tools.td_arguments import add_method_and_freeze
 from mpcmc_engine.training.endgame_table import PIECES
@@ -45,9 +44,10 @@ def configure(parser) -> None:
     parser.add_argument("--average-after", type=int, default=0, metavar="N",
                         help="write (and measure) the mean of the weights after each game past N (Polyak averaging; "
                              "the updates go on from the current weights); default 0: the final weights")
-    parser.add_argument("--init", default="", metavar="FILE",
-                        help="start evaluation: a weights or network file, or <linear> / <network>; a network is "
-                             "trained as a network (default: linear weights of material values only)")
+    parser.add_argument("--init", default="<material>", metavar="FILE",
+                        help="start evaluation: a weights or network file, or <linear> / <network> / <material>; a "
+                             "network is trained as a network (default %(default)s: linear weights of material values "
+                             "only)")
     parser.add_argument("--curve", default="", metavar="PNG", help="learning-curve plot (data in the .csv beside)")
     parser.add_argument("--curve-every", type=int, default=0, metavar="N", help="curve point every N games")
     parser.add_argument("--curve-measure", choices=("match", "wac"), default="match",
@@ -118,7 +118,7 @@ def run(args) -> int:
     try:
         if problem:
             raise ValueError(problem)
-        initial = load_evaluation(args.init) if args.init else material_only_weights()
+        initial = load_evaluation(args.init)
         model = trainable_of(initial).name
         pgn_games = tuple(read_pgn_games(args.pgn)) if args.source == "pgn" else ()
         if args.source == "pgn" and not pgn_games:

@@ -16,6 +16,7 @@ from typing import Callable, List
 from tqdm import tqdm
 
 from mpcmc_engine.atomic_files import write_text_atomically
+from mpcmc_engine.search.limits import SearchLimits
 from mpcmc_engine.search.searcher import Searcher
 from mpcmc_engine.training.endgame.study import figures, run_study, search_player, wilson_interval
 from mpcmc_engine.training.endgame_table import PIECES
@@ -114,8 +115,8 @@ def _measure(evaluation, study: StudySettings, ending: str, stored: Path, log: C
     searcher = Searcher(hash_mb=STUDY_HASH_MB, threads=1)
     searcher.set_evaluation(evaluation)
     with tqdm(total=2 * study.games, unit="game", desc=f"endgame-study {ending}") as bar:
-        games = run_study(PIECES[ending], study.games, search_player(searcher, study.nodes), study.seed,
-                          study.max_plies, lambda game: bar.update(1))
+        games = run_study(PIECES[ending], study.games, search_player(searcher, SearchLimits(nodes=study.nodes)),
+                          study.seed, study.max_plies, lambda game: bar.update(1))
     found = figures(games)
     low, high = wilson_interval(found.won, found.attacking_games)
     result = {"attacking": found.attacking_games, "won": found.won, "wcr": found.wcr, "wcr_low": low,

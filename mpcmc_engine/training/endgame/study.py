@@ -71,13 +71,13 @@ def perfect_player(board: chess.Board, position: Position) -> chess.Move:
     return best_move(board)
 
 
-def search_player(searcher, nodes: int) -> Player:
-    """A Player that searches `nodes` nodes with `searcher` (a search.Searcher holding the evaluation to measure),
-    cleared at each game's first move (our side moves first)."""
+def search_player(searcher, limits: SearchLimits) -> Player:
+    """A Player that searches to `limits` (nodes or a fixed depth) with `searcher` (a search.Searcher holding the
+    evaluation to measure), cleared at each game's first move (our side moves first)."""
     def play(board: chess.Board, position: Position) -> chess.Move:
         if not board.move_stack:
             searcher.clear()
-        return chess.Move.from_uci(position.uci(searcher.search(position, SearchLimits(nodes=nodes)).best_move))
+        return chess.Move.from_uci(position.uci(searcher.search(position, limits).best_move))
     return play
 
 
