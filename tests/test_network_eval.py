@@ -450,7 +450,7 @@ def test_bench_measures_another_evaluation_against_the_default(tmp_path, engine_
 def test_the_shipped_evaluations_are_selectable_by_name(raw_engine):
     """The engine plays with the shipped network by default (`EvalFile <network>`, also `<default>`); `<linear>`
     selects the shipped linear weights, broken down by feature block in `eval`, `<material>` the material-only weights
-(a rook down: -5.00 for white, nothing from the other blocks); either network name returns to the network."""
+    (a rook down: -5.00 for white, nothing from the other blocks); either network name returns to the network."""
     shipped = load_network(SHIPPED_NETWORK_PATH)
     assert shipped.provenance.startswith("train-network on")
     assert SHIPPED_EVALUATIONS[DEFAULT_EVALUATION] == SHIPPED_EVALUATIONS["<default>"] == SHIPPED_NETWORK_PATH

@@ -52,7 +52,7 @@ def run(args) -> int:
     if args.ending not in PIECES:
         return fail(f"--ending must be one of {', '.join(PIECES)}, not {args.ending!r}")
     limits = SearchLimits(nodes=args.nodes) if args.depth is None else SearchLimits(depth=args.depth)
-    if args.games < 1 or (limits.nodes or limits.depth or 0) < 1 or args.max_plies < 1:
+    if args.games < 1 or (args.nodes if args.depth is None else args.depth) < 1 or args.max_plies < 1:
         return fail("--games, --nodes or --depth, and --max-plies must be positive")
     from mpcmc_engine.eval.eval_file import load_evaluation
     from mpcmc_engine.search.searcher import Searcher
